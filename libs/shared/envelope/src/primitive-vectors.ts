@@ -19,23 +19,24 @@ export function primitiveVectorKind(fileName: string): PrimitiveVectorKind | und
 
 type Block = Record<string, string>;
 
-/** NIST-style `NAME = value` blocks separated by blank lines; `#` lines are comments. */
+/**
+ * NIST-style `NAME = value` lines; each `COUNT` line starts a vector (blank lines
+ * may fall inside one, as in the RFC 5869 file); `#` lines are comments.
+ */
 function parseBlocks(text: string): Block[] {
   const blocks: Block[] = [];
-  let current: Block = {};
+  let current: Block | undefined;
   for (const raw of text.split(/\r?\n/)) {
     const line = raw.trim();
-    if (line.startsWith('#')) continue;
-    if (line === '') {
-      if (Object.keys(current).length > 0) blocks.push(current);
-      current = {};
-      continue;
-    }
     const eq = line.indexOf('=');
-    if (eq < 0) continue;
-    current[line.slice(0, eq).trim().toUpperCase()] = line.slice(eq + 1).trim();
+    if (line.startsWith('#') || eq < 0) continue;
+    const name = line.slice(0, eq).trim().toUpperCase();
+    if (name === 'COUNT') {
+      current = {};
+      blocks.push(current);
+    }
+    if (current) current[name] = line.slice(eq + 1).trim();
   }
-  if (Object.keys(current).length > 0) blocks.push(current);
   return blocks;
 }
 

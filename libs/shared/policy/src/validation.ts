@@ -7,7 +7,6 @@ const HEX64_RE = /^[0-9a-f]{64}$/;
 const HEX128_RE = /^[0-9a-f]{128}$/;
 const VAULT_ID_RE = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 // C0 controls, DEL and C1 controls never belong in a display name.
-// eslint-disable-next-line no-control-regex
 const CONTROL_RE = /[\u0000-\u001f\u007f-\u009f]/;
 // A lone surrogate would encode to U+FFFD, so two names could share bytes.
 const LONE_SURROGATE_RE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -56,7 +55,8 @@ export function hasExactKeys(value: Record<string, unknown>, keys: readonly stri
 
 /** Strictly ascending by code unit order: sorted and free of duplicates. */
 export function isStrictlyAscending(values: readonly string[]): boolean {
-  for (let i = 1; i < values.length; i++) if (!((values[i - 1] as string) < (values[i] as string))) return false;
+  for (let i = 1; i < values.length; i++)
+    if (!((values[i - 1] as string) < (values[i] as string))) return false;
   return true;
 }
 

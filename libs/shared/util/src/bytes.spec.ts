@@ -1,3 +1,5 @@
+import fc from 'fast-check';
+import type * as BytesApi from './bytes';
 import { fromBase64UrlStrict, toBase64Url, hexToBytes, bytesToHex, utf8DecodeStrict, constantTimeEqual, u32be } from './bytes';
 
 describe('bytes', () => {
@@ -35,5 +37,52 @@ describe('bytes', () => {
     expect(Array.from(u32be(0x01020304))).toEqual([1, 2, 3, 4]);
     expect(() => u32be(-1)).toThrow(RangeError);
     expect(() => u32be(2 ** 32)).toThrow(RangeError);
+  });
+});
+
+type BytesModule = typeof BytesApi;
+
+describe('base64url: the native (Buffer) and pure (@scure/base) paths agree', () => {
+  function loadPure(): BytesModule {
+    const saved = globalThis.Buffer;
+    let mod: BytesModule | undefined;
+    try {
+      (globalThis as { Buffer?: unknown }).Buffer = undefined;
+      jest.isolateModules(() => {
+        // eslint-disable-next-line @typescript-eslint/no-require-imports
+        mod = require('./bytes');
+      });
+    } finally {
+      globalThis.Buffer = saved;
+    }
+    return mod!;
+  }
+  const pure = loadPure();
+
+  it('encodes identically and decodes identically on random bytes', () => {
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 64 }), (bytes) => {
+        const text = toBase64Url(bytes);
+        expect(pure.toBase64Url(bytes)).toBe(text);
+        expect(fromBase64UrlStrict(text)).toEqual(bytes);
+        expect(pure.fromBase64UrlStrict(text)).toEqual(bytes);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('accepts and refuses the same strings', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: fc.constantFrom(...'AQgw_-=+/ Z9a'.split('')), maxLength: 12 }), (text) => {
+        const a = fromBase64UrlStrict(text);
+        const b = pure.fromBase64UrlStrict(text);
+        expect(a === undefined).toBe(b === undefined);
+        if (a && b) {
+          expect(a).toEqual(b);
+          expect(toBase64Url(a)).toBe(text);
+        }
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

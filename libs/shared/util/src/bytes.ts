@@ -42,24 +42,43 @@ export function bytesToHex(bytes: Uint8Array): string {
   return out;
 }
 
+/** Node's Buffer when present (found at run time, never imported), for its native base64. */
+type NativeBuffer = {
+  from(data: ArrayBufferLike, offset: number, length: number): { toString(encoding: 'base64url'): string };
+  from(text: string, encoding: 'base64url'): Uint8Array;
+};
+const nativeBuffer = (globalThis as { Buffer?: NativeBuffer }).Buffer;
+
 export function toBase64Url(bytes: Uint8Array): string {
+  if (nativeBuffer) return nativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64url');
   return base64urlnopad.encode(bytes);
 }
 
+const B64URL_VALUE = (char: number): number =>
+  char >= 65 && char <= 90 ? char - 65 : char >= 97 && char <= 122 ? char - 71 : char >= 48 && char <= 57 ? char + 4 : char === 45 ? 62 : 63;
+
 /**
- * base64url without padding, canonical only: the re-encoding must equal the
- * input, so non-zero trailing bits, padding or whitespace are refused.
+ * base64url without padding, canonical only: the alphabet is checked, and the
+ * unused low bits of the last character must be zero, so no two spellings decode
+ * to the same bytes (padding, whitespace and non-zero trailing bits are refused).
  * Returns undefined instead of throwing so callers map it to their own error.
  */
 export function fromBase64UrlStrict(text: string): Uint8Array | undefined {
-  if (typeof text !== 'string' || !B64URL_RE.test(text) || text.length % 4 === 1) return undefined;
-  let bytes: Uint8Array;
+  if (typeof text !== 'string' || text.length % 4 === 1 || !B64URL_RE.test(text)) return undefined;
+  const rest = text.length % 4;
+  if (rest !== 0) {
+    const last = B64URL_VALUE(text.charCodeAt(text.length - 1));
+    if ((rest === 2 && (last & 0x0f) !== 0) || (rest === 3 && (last & 0x03) !== 0)) return undefined;
+  }
+  if (nativeBuffer) {
+    const decoded = nativeBuffer.from(text, 'base64url');
+    return new Uint8Array(decoded.buffer, decoded.byteOffset, decoded.length);
+  }
   try {
-    bytes = base64urlnopad.decode(text);
+    return base64urlnopad.decode(text);
   } catch {
     return undefined;
   }
-  return base64urlnopad.encode(bytes) === text ? bytes : undefined;
 }
 
 const encoder = new TextEncoder();
