@@ -6,13 +6,25 @@ import prettier from 'eslint-config-prettier';
 
 const depConstraints = [
   // type: what a kind of project may build on
-  { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:ui'] },
-  { sourceTag: 'type:feature', onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:ui'] },
-  { sourceTag: 'type:data-access', onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'] },
+  {
+    sourceTag: 'type:app',
+    onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:ui'],
+  },
+  {
+    sourceTag: 'type:feature',
+    onlyDependOnLibsWithTags: ['type:feature', 'type:data-access', 'type:domain', 'type:util', 'type:ui'],
+  },
+  {
+    sourceTag: 'type:data-access',
+    onlyDependOnLibsWithTags: ['type:data-access', 'type:domain', 'type:util'],
+  },
   { sourceTag: 'type:domain', onlyDependOnLibsWithTags: ['type:domain', 'type:util'] },
   { sourceTag: 'type:util', onlyDependOnLibsWithTags: ['type:util'] },
   { sourceTag: 'type:ui', onlyDependOnLibsWithTags: ['type:ui', 'type:domain', 'type:util'] },
-  { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:testing'] },
+  {
+    sourceTag: 'type:testing',
+    onlyDependOnLibsWithTags: ['type:domain', 'type:util', 'type:data-access', 'type:testing'],
+  },
   // platform: code that must run in a browser or phone never pulls in Node-only code
   { sourceTag: 'platform:any', onlyDependOnLibsWithTags: ['platform:any'] },
   { sourceTag: 'platform:browser', onlyDependOnLibsWithTags: ['platform:any', 'platform:browser'] },
@@ -22,7 +34,10 @@ const depConstraints = [
   { sourceTag: 'scope:center', onlyDependOnLibsWithTags: ['scope:center', 'scope:shared'] },
   { sourceTag: 'scope:desktop', onlyDependOnLibsWithTags: ['scope:desktop', 'scope:shared'] },
   { sourceTag: 'scope:phone', onlyDependOnLibsWithTags: ['scope:phone', 'scope:shared'] },
-  { sourceTag: 'scope:tools', onlyDependOnLibsWithTags: ['scope:shared', 'scope:center', 'scope:desktop', 'scope:phone', 'scope:tools'] },
+  {
+    sourceTag: 'scope:tools',
+    onlyDependOnLibsWithTags: ['scope:shared', 'scope:center', 'scope:desktop', 'scope:phone', 'scope:tools'],
+  },
 ];
 
 export default tseslint.config(
@@ -46,12 +61,32 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       'no-restricted-syntax': [
         'error',
-        { selector: 'ExportAllDeclaration', message: 'One public entry per lib: export names explicitly, never `export *`.' },
+        {
+          selector: 'ExportAllDeclaration',
+          message: 'One public entry per lib: export names explicitly, never `export *`.',
+        },
       ],
     },
   },
   {
-    // Test files may use the testing libs and relax a few rules.
+    // type:testing libs (builders, vector loaders) are for spec files only.
+    files: ['**/*.ts'],
+    ignores: ['**/*.spec.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['@arslan/testing', '@arslan/testing/*', '@arslan/*-testing'],
+              message: 'type:testing libs may only be imported from *.spec.ts files.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
   },

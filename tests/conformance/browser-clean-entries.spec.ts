@@ -29,22 +29,29 @@ async function importedModules(entry: string): Promise<{ inputs: string[]; exter
       {
         name: 'record-builtins',
         setup(b) {
-          b.onResolve({ filter: /.*/ }, (args) => (builtins.has(args.path) ? { path: args.path, external: true } : undefined));
+          b.onResolve({ filter: /.*/ }, (args) =>
+            builtins.has(args.path) ? { path: args.path, external: true } : undefined,
+          );
         },
       },
     ],
   });
   const inputs = Object.keys(result.metafile.inputs);
-  const external = Object.values(result.metafile.outputs).flatMap((o) => o.imports.filter((i) => i.external).map((i) => i.path));
+  const external = Object.values(result.metafile.outputs).flatMap((o) =>
+    o.imports.filter((i) => i.external).map((i) => i.path),
+  );
   return { inputs, external };
 }
 
 describe('browser-clean default entries', () => {
-  it.each(['@arslan/envelope', '@arslan/policy', '@arslan/util'] as const)('%s imports no node: module', async (name) => {
-    const { inputs, external } = await importedModules(aliases[name]);
-    expect(inputs.length).toBeGreaterThan(1);
-    expect(external.filter((path) => builtins.has(path))).toEqual([]);
-  });
+  it.each(['@arslan/envelope', '@arslan/policy', '@arslan/util'] as const)(
+    '%s imports no node: module',
+    async (name) => {
+      const { inputs, external } = await importedModules(aliases[name]);
+      expect(inputs.length).toBeGreaterThan(1);
+      expect(external.filter((path) => builtins.has(path))).toEqual([]);
+    },
+  );
 
   it('the check itself sees a Node builtin when one is imported', async () => {
     const { external } = await importedModules(join(root, 'libs/shared/envelope-node/src/index.ts'));

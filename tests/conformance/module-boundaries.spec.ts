@@ -19,7 +19,9 @@ async function boundaryErrors(filePath: string, code: string): Promise<string[]>
     stdout = (error as { stdout: string }).stdout; // eslint exits 1 when it reports errors
   }
   const [result] = JSON.parse(stdout) as { messages: { ruleId: string | null; message: string }[] }[];
-  return (result?.messages ?? []).filter((m) => m.ruleId === '@nx/enforce-module-boundaries').map((m) => m.message);
+  return (result?.messages ?? [])
+    .filter((m) => m.ruleId === '@nx/enforce-module-boundaries')
+    .map((m) => m.message);
 }
 
 describe('module boundaries', () => {
@@ -53,15 +55,23 @@ describe('module boundaries', () => {
       'libs/shared/envelope/src/probe.ts',
       "import { runConformance } from '../../../../tools/conformance/conformance-runner';\nexport const probe = runConformance;\n",
     );
-    expect(errors.join('\n')).toMatch(/scope:shared|type:app|Imports of apps are forbidden|relative or absolute path/i);
+    expect(errors.join('\n')).toMatch(
+      /scope:shared|type:app|Imports of apps are forbidden|relative or absolute path/i,
+    );
   });
 
   it('allowed edges pass (envelope-node -> envelope, envelope -> util)', async () => {
     expect(
-      await boundaryErrors('libs/shared/envelope-node/src/probe.ts', "import { nobleCrypto } from '@arslan/envelope';\nexport const probe = nobleCrypto;\n"),
+      await boundaryErrors(
+        'libs/shared/envelope-node/src/probe.ts',
+        "import { nobleCrypto } from '@arslan/envelope';\nexport const probe = nobleCrypto;\n",
+      ),
     ).toEqual([]);
     expect(
-      await boundaryErrors('libs/shared/envelope/src/probe.ts', "import { wipe } from '@arslan/util';\nexport const probe = wipe;\n"),
+      await boundaryErrors(
+        'libs/shared/envelope/src/probe.ts',
+        "import { wipe } from '@arslan/util';\nexport const probe = wipe;\n",
+      ),
     ).toEqual([]);
   });
 });

@@ -24,7 +24,11 @@ function envelopeCycle(crypto: EnvelopeCrypto, profile: EnvelopeProfile, payload
   const skeleton = buildPlaintext(profile, header, { pad: '' }).length;
   const plaintext = buildPlaintext(profile, header, { pad: 'a'.repeat(payloadBytes - skeleton) });
   const limit = 2 * MiB;
-  const options = { recipientExchangePrivateKey: r.exchangePrivateKey, acceptedSenders: [s.signingPublicKey], maxCiphertextBytes: limit };
+  const options = {
+    recipientExchangePrivateKey: r.exchangePrivateKey,
+    acceptedSenders: [s.signingPublicKey],
+    maxCiphertextBytes: limit,
+  };
   return () => {
     const wire = sealEnvelope(crypto, {
       profile,
@@ -34,7 +38,8 @@ function envelopeCycle(crypto: EnvelopeCrypto, profile: EnvelopeProfile, payload
       recipientExchangePublicKey: r.exchangePublicKey,
       maxCiphertextBytes: limit,
     });
-    if (openEnvelope(crypto, wire, options).plaintext.length !== plaintext.length) throw new Error('bench: round trip failed');
+    if (openEnvelope(crypto, wire, options).plaintext.length !== plaintext.length)
+      throw new Error('bench: round trip failed');
   };
 }
 
@@ -45,7 +50,8 @@ function sodiumCycle(payloadBytes: number): () => void {
   return () => {
     const sealed = sodium.crypto_box_seal(message, box.publicKey);
     const signature = sodium.crypto_sign_detached(sealed, signer.privateKey);
-    if (!sodium.crypto_sign_verify_detached(signature, sealed, signer.publicKey)) throw new Error('bench: verify failed');
+    if (!sodium.crypto_sign_verify_detached(signature, sealed, signer.publicKey))
+      throw new Error('bench: verify failed');
     if (sodium.crypto_box_seal_open(sealed, box.publicKey, box.privateKey).length !== payloadBytes) {
       throw new Error('bench: open failed');
     }
@@ -77,15 +83,20 @@ async function main(): Promise<void> {
   const nonce = new Uint8Array(12);
   const signer = api.generateDeviceKeys(nodeCrypto);
   const signature = nodeCrypto.ed25519Sign(signer.signingSeed, key);
-  const verifyBulk = (crypto: EnvelopeCrypto) => () => crypto.ed25519Verify(signer.signingPublicKey, bulk, signature);
+  const verifyBulk = (crypto: EnvelopeCrypto) => () =>
+    crypto.ed25519Verify(signer.signingPublicKey, bulk, signature);
   const primitives = {
     noble_ed25519_verify_mb_s: mbps(opsPerSecond(verifyBulk(nobleCrypto), 1000)),
     node_ed25519_verify_mb_s: mbps(opsPerSecond(verifyBulk(nodeCrypto), 1000)),
     libsodium_ed25519_verify_mb_s: mbps(
       opsPerSecond(() => sodium.crypto_sign_verify_detached(signature, bulk, signer.signingPublicKey), 1000),
     ),
-    noble_chacha20poly1305_mb_s: mbps(opsPerSecond(() => nobleCrypto.chacha20Poly1305Seal(key, nonce, bulk, key), 1000)),
-    node_chacha20poly1305_mb_s: mbps(opsPerSecond(() => nodeCrypto.chacha20Poly1305Seal(key, nonce, bulk, key), 1000)),
+    noble_chacha20poly1305_mb_s: mbps(
+      opsPerSecond(() => nobleCrypto.chacha20Poly1305Seal(key, nonce, bulk, key), 1000),
+    ),
+    node_chacha20poly1305_mb_s: mbps(
+      opsPerSecond(() => nodeCrypto.chacha20Poly1305Seal(key, nonce, bulk, key), 1000),
+    ),
   };
   const result = {
     bench: 'envelope',

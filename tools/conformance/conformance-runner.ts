@@ -51,7 +51,9 @@ export function runConformance(folder: string, backends: EnvelopeCrypto[]): Conf
         outcomes = outcomesFor(crypto, path);
       } catch (error) {
         report.failed++;
-        report.failures.push(`FAIL ${shown} [${crypto.name}] unreadable vector file: ${(error as Error).message}`);
+        report.failures.push(
+          `FAIL ${shown} [${crypto.name}] unreadable vector file: ${(error as Error).message}`,
+        );
         continue;
       }
       for (const outcome of outcomes ?? []) {

@@ -20,6 +20,8 @@ if (missing.length === parts.length) {
   console.log('arslan: running what exists: the envelope self-check over the shipped vectors.');
   const report = runConformance(join(root, 'libs/shared/envelope/vectors'), [nobleCrypto, nodeCrypto]);
   for (const line of report.failures) console.log(line);
-  console.log(`arslan: envelope self-check ${report.failed === 0 ? 'ok' : 'FAILED'}: ${report.passed} passed, ${report.failed} failed`);
+  console.log(
+    `arslan: envelope self-check ${report.failed === 0 ? 'ok' : 'FAILED'}: ${report.passed} passed, ${report.failed} failed`,
+  );
   process.exit(report.failed === 0 ? 0 : 1);
 }

@@ -1,1 +1,5 @@
-module.exports = { ...require('../../../jest.preset.cjs'), displayName: 'shared-envelope', rootDir: __dirname };
+module.exports = {
+  ...require('../../../jest.preset.cjs'),
+  displayName: 'shared-envelope',
+  rootDir: __dirname,
+};

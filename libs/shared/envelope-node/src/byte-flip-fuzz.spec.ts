@@ -31,7 +31,11 @@ function prng(seed: number): () => number {
   };
 }
 
-function fuzz(crypto: EnvelopeCrypto, mutations: number, seed: number): { accepted: number; untyped: string[]; codes: Set<string> } {
+function fuzz(
+  crypto: EnvelopeCrypto,
+  mutations: number,
+  seed: number,
+): { accepted: number; untyped: string[]; codes: Set<string> } {
   const random = prng(seed);
   const wires = validCases.map((c) => ({
     bytes: new TextEncoder().encode(JSON.stringify(c.wire)),
@@ -64,7 +68,10 @@ describe('byte-flip fuzz', () => {
   it('the unmutated wires open (the fuzz starts from valid envelopes)', () => {
     expect(validCases.length).toBeGreaterThanOrEqual(6);
     for (const c of validCases) {
-      const options = { recipientExchangePrivateKey: hexToBytes(c.recipient_x25519_private), acceptedSenders: c.accepted_senders.map(hexToBytes) };
+      const options = {
+        recipientExchangePrivateKey: hexToBytes(c.recipient_x25519_private),
+        acceptedSenders: c.accepted_senders.map(hexToBytes),
+      };
       expect(openEnvelopeText(nodeCrypto, JSON.stringify(c.wire), options).profile).toBe(c.profile);
     }
   });
@@ -73,7 +80,9 @@ describe('byte-flip fuzz', () => {
     const result = fuzz(nodeCrypto, 10_000, 0x5eed);
     expect(result.accepted).toBe(0);
     expect(result.untyped).toEqual([]);
-    expect(result.codes).toEqual(new Set(['malformed', 'wrong_recipient', 'unknown_sender', 'bad_signature']));
+    expect(result.codes).toEqual(
+      new Set(['malformed', 'wrong_recipient', 'unknown_sender', 'bad_signature']),
+    );
   });
 
   it('noble backend: 2,000 mutations, none accepted, only typed errors', () => {

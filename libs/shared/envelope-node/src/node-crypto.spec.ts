@@ -76,7 +76,10 @@ describe('node:crypto backend', () => {
         senderSigningSeed: s.signingSeed,
         recipientExchangePublicKey: r.exchangePublicKey,
       });
-      const opened = openEnvelope(b, wire, { recipientExchangePrivateKey: r.exchangePrivateKey, acceptedSenders: [s.signingPublicKey] });
+      const opened = openEnvelope(b, wire, {
+        recipientExchangePrivateKey: r.exchangePrivateKey,
+        acceptedSenders: [s.signingPublicKey],
+      });
       expect(opened.message['n']).toBe(1);
     }
   });

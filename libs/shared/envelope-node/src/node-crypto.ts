@@ -61,7 +61,9 @@ export const nodeCrypto: EnvelopeCrypto = {
   x25519PublicKey: (priv) => derivedPublic('X25519', priv),
   x25519SharedSecret: (priv, pub) => {
     try {
-      return bytes(diffieHellman({ privateKey: privateKey('X25519', priv), publicKey: publicKey('X25519', pub) }));
+      return bytes(
+        diffieHellman({ privateKey: privateKey('X25519', priv), publicKey: publicKey('X25519', pub) }),
+      );
     } catch {
       // OpenSSL refuses to return the all-zero secret of a low-order point.
       return new Uint8Array(32);

@@ -1,4 +1,11 @@
-import { bytesToHex, constantTimeEqual, fromBase64UrlStrict, isBytes, toBase64Url, utf8Encode } from '@arslan/util';
+import {
+  bytesToHex,
+  constantTimeEqual,
+  fromBase64UrlStrict,
+  isBytes,
+  toBase64Url,
+  utf8Encode,
+} from '@arslan/util';
 import type { EnvelopeCrypto } from './crypto-backend';
 import { EnvelopeError } from './envelope.errors';
 import { assertBytesInput } from './key-assertions';
@@ -39,9 +46,13 @@ function checkText(value: unknown, member: string): string {
 
 /** Validates an untrusted descriptor (from an opened message) member by member. */
 export function parseAttachmentDescriptor(value: unknown): AttachmentDescriptor {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw mismatch('descriptor not an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw mismatch('descriptor not an object');
   const keys = Object.keys(value);
-  if (keys.length !== DESCRIPTOR_MEMBERS.length || !DESCRIPTOR_MEMBERS.every((m) => Object.hasOwn(value, m))) {
+  if (
+    keys.length !== DESCRIPTOR_MEMBERS.length ||
+    !DESCRIPTOR_MEMBERS.every((m) => Object.hasOwn(value, m))
+  ) {
     throw mismatch('descriptor members differ');
   }
   const d = value as Record<string, unknown>;
@@ -50,7 +61,8 @@ export function parseAttachmentDescriptor(value: unknown): AttachmentDescriptor 
     throw mismatch('descriptor size out of range');
   }
   for (const member of ['sha256', 'blob_sha256'] as const) {
-    if (typeof d[member] !== 'string' || !HEX64.test(d[member] as string)) throw mismatch(`descriptor ${member}`);
+    if (typeof d[member] !== 'string' || !HEX64.test(d[member] as string))
+      throw mismatch(`descriptor ${member}`);
   }
   const key = typeof d['key'] === 'string' ? fromBase64UrlStrict(d['key']) : undefined;
   if (!key || key.length !== KEY_BYTES) throw mismatch('descriptor key');
@@ -77,7 +89,12 @@ export function sealAttachment(
   fileKey: Uint8Array = crypto.randomBytes(KEY_BYTES),
 ): SealedAttachment {
   assertBytesInput(file.content, 'content');
-  if (file.content.length > MAX_ATTACHMENT_BYTES) throw new EnvelopeError('too_large', 'attachment over 20 MiB');
+  for (const member of ['id', 'name', 'mime'] as const) {
+    if (typeof file[member] !== 'string') throw new TypeError(`attachment ${member} must be a string`);
+    checkText(file[member], member);
+  }
+  if (file.content.length > MAX_ATTACHMENT_BYTES)
+    throw new EnvelopeError('too_large', 'attachment over 20 MiB');
   if (!isBytes(fileKey) || fileKey.length !== KEY_BYTES) throw new TypeError('fileKey must be 32 bytes');
   const blob = crypto.chacha20Poly1305Seal(fileKey, ZERO_NONCE, file.content, attachmentAad(file.id));
   const descriptor = parseAttachmentDescriptor({
@@ -96,7 +113,11 @@ export function sealAttachment(
  * Accepts a file only if the blob hash, the tag, and the plaintext's size and
  * hash all match the descriptor; anything else is attachment_mismatch.
  */
-export function openAttachment(crypto: EnvelopeCrypto, descriptorInput: unknown, blob: Uint8Array): Uint8Array {
+export function openAttachment(
+  crypto: EnvelopeCrypto,
+  descriptorInput: unknown,
+  blob: Uint8Array,
+): Uint8Array {
   const descriptor = parseAttachmentDescriptor(descriptorInput);
   if (!isBytes(blob)) throw mismatch('blob must be bytes');
   if (blob.length !== descriptor.size + TAG_BYTES) throw mismatch('blob length differs from size');

@@ -17,7 +17,12 @@ export interface EnvelopeCrypto {
   /** RFC 8032 verification; false (never a throw) for any invalid signature or key. */
   ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
   /** RFC 8439 AEAD; returns ciphertext || 16-byte tag. */
-  chacha20Poly1305Seal(key: Uint8Array, nonce: Uint8Array, plaintext: Uint8Array, aad: Uint8Array): Uint8Array;
+  chacha20Poly1305Seal(
+    key: Uint8Array,
+    nonce: Uint8Array,
+    plaintext: Uint8Array,
+    aad: Uint8Array,
+  ): Uint8Array;
   /** Returns undefined when the tag does not verify. */
   chacha20Poly1305Open(
     key: Uint8Array,

@@ -15,7 +15,10 @@ const HEADERS: Record<EnvelopeProfile, string[]> = {
   transfer: [sender.fingerprint, recipient.fingerprint, 'vault-1', 'pairing', '1767225600000'],
   sealed: ['card-1', 'rev-1', sender.fingerprint, recipient.fingerprint, '1767225600000'],
 };
-const openOptions = { recipientExchangePrivateKey: recipient.exchangePrivateKey, acceptedSenders: [sender.signingPublicKey] };
+const openOptions = {
+  recipientExchangePrivateKey: recipient.exchangePrivateKey,
+  acceptedSenders: [sender.signingPublicKey],
+};
 
 function sealFor(profile: EnvelopeProfile, body = {}) {
   const header = HEADERS[profile];
@@ -77,7 +80,9 @@ describe('envelope seal/open (noble backend)', () => {
     const text = JSON.stringify(sealFor('transfer'));
     expect(openEnvelopeText(nobleCrypto, text, openOptions).profile).toBe('transfer');
     expect(openEnvelopeText(nobleCrypto, utf8Encode(text), openOptions).profile).toBe('transfer');
-    expect(codeOf(() => openEnvelopeText(nobleCrypto, new Uint8Array([0x7b, 0xff]), openOptions))).toBe('malformed');
+    expect(codeOf(() => openEnvelopeText(nobleCrypto, new Uint8Array([0x7b, 0xff]), openOptions))).toBe(
+      'malformed',
+    );
     expect(codeOf(() => openEnvelopeText(nobleCrypto, '{"v":1', openOptions))).toBe('malformed');
   });
 
@@ -85,8 +90,17 @@ describe('envelope seal/open (noble backend)', () => {
     const wire = sealFor('bridge');
     const stranger = generateDeviceKeys(nobleCrypto);
     const badSig = { ...wire, g: toBase64Url(new Uint8Array(64)) };
-    expect(codeOf(() => openEnvelope(nobleCrypto, badSig, { ...openOptions, recipientExchangePrivateKey: stranger.exchangePrivateKey }))).toBe('wrong_recipient');
-    expect(codeOf(() => openEnvelope(nobleCrypto, badSig, { ...openOptions, acceptedSenders: [] }))).toBe('unknown_sender');
+    expect(
+      codeOf(() =>
+        openEnvelope(nobleCrypto, badSig, {
+          ...openOptions,
+          recipientExchangePrivateKey: stranger.exchangePrivateKey,
+        }),
+      ),
+    ).toBe('wrong_recipient');
+    expect(codeOf(() => openEnvelope(nobleCrypto, badSig, { ...openOptions, acceptedSenders: [] }))).toBe(
+      'unknown_sender',
+    );
     expect(codeOf(() => openEnvelope(nobleCrypto, badSig, openOptions))).toBe('bad_signature');
   });
 
@@ -99,11 +113,17 @@ describe('envelope seal/open (noble backend)', () => {
       recipientExchangePublicKey: recipient.exchangePublicKey,
     });
     const { crypto, calls } = countingCrypto();
-    expect(codeOf(() => openEnvelope(crypto, big, { ...openOptions, maxCiphertextBytes: 4096 }))).toBe('too_large');
-    expect(codeOf(() => openEnvelopeText(crypto, 'x'.repeat(3 * 1024 * 1024), openOptions))).toBe('too_large');
+    expect(codeOf(() => openEnvelope(crypto, big, { ...openOptions, maxCiphertextBytes: 4096 }))).toBe(
+      'too_large',
+    );
+    expect(codeOf(() => openEnvelopeText(crypto, 'x'.repeat(3 * 1024 * 1024), openOptions))).toBe(
+      'too_large',
+    );
     expect(codeOf(() => openEnvelope(crypto, { ...big, v: 2 }, openOptions))).toBe('malformed');
     expect(calls).toEqual([]);
-    expect(openEnvelope(crypto, big, { ...openOptions, maxCiphertextBytes: 8192 }).message['pad']).toHaveLength(5000);
+    expect(
+      openEnvelope(crypto, big, { ...openOptions, maxCiphertextBytes: 8192 }).message['pad'],
+    ).toHaveLength(5000);
   });
 
   it('refuses to seal what the receiver would reject', () => {
@@ -113,19 +133,57 @@ describe('envelope seal/open (noble backend)', () => {
       senderSigningSeed: sender.signingSeed,
       recipientExchangePublicKey: recipient.exchangePublicKey,
     };
-    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, plaintext: '{"header":{}}' }))).toBe('header_mismatch');
-    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, header: HEADERS.bridge.slice(1), plaintext: '{}' }))).toBe('malformed');
-    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, plaintext: buildPlaintext('bridge', HEADERS.bridge, { p: 'x'.repeat(2000) }), maxCiphertextBytes: 1024 }))).toBe('too_large');
-    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, recipientExchangePublicKey: new Uint8Array(32), plaintext: buildPlaintext('bridge', HEADERS.bridge) }))).toBe('low_order_key');
-    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, header: [...HEADERS.bridge.slice(0, 5), '\ud800'], plaintext: '{}' }))).toBe('malformed');
+    expect(codeOf(() => sealEnvelope(nobleCrypto, { ...base, plaintext: '{"header":{}}' }))).toBe(
+      'header_mismatch',
+    );
+    expect(
+      codeOf(() => sealEnvelope(nobleCrypto, { ...base, header: HEADERS.bridge.slice(1), plaintext: '{}' })),
+    ).toBe('malformed');
+    expect(
+      codeOf(() =>
+        sealEnvelope(nobleCrypto, {
+          ...base,
+          plaintext: buildPlaintext('bridge', HEADERS.bridge, { p: 'x'.repeat(2000) }),
+          maxCiphertextBytes: 1024,
+        }),
+      ),
+    ).toBe('too_large');
+    expect(
+      codeOf(() =>
+        sealEnvelope(nobleCrypto, {
+          ...base,
+          recipientExchangePublicKey: new Uint8Array(32),
+          plaintext: buildPlaintext('bridge', HEADERS.bridge),
+        }),
+      ),
+    ).toBe('low_order_key');
+    expect(
+      codeOf(() =>
+        sealEnvelope(nobleCrypto, {
+          ...base,
+          header: [...HEADERS.bridge.slice(0, 5), '\ud800'],
+          plaintext: '{}',
+        }),
+      ),
+    ).toBe('malformed');
   });
 
   it('asserts key types and lengths at every entry point with TypeError', () => {
     const wire = sealFor('bridge');
-    expect(() => openEnvelope(nobleCrypto, wire, { ...openOptions, recipientExchangePrivateKey: new Uint8Array(31) })).toThrow(TypeError);
-    expect(() => openEnvelope(nobleCrypto, wire, { ...openOptions, acceptedSenders: ['abc' as unknown as Uint8Array] })).toThrow(TypeError);
     expect(() =>
-      sealEnvelope(nobleCrypto, { profile: 'bridge', header: HEADERS.bridge, plaintext: '{}', senderSigningSeed: new Uint8Array(33), recipientExchangePublicKey: recipient.exchangePublicKey }),
+      openEnvelope(nobleCrypto, wire, { ...openOptions, recipientExchangePrivateKey: new Uint8Array(31) }),
+    ).toThrow(TypeError);
+    expect(() =>
+      openEnvelope(nobleCrypto, wire, { ...openOptions, acceptedSenders: ['abc' as unknown as Uint8Array] }),
+    ).toThrow(TypeError);
+    expect(() =>
+      sealEnvelope(nobleCrypto, {
+        profile: 'bridge',
+        header: HEADERS.bridge,
+        plaintext: '{}',
+        senderSigningSeed: new Uint8Array(33),
+        recipientExchangePublicKey: recipient.exchangePublicKey,
+      }),
     ).toThrow(TypeError);
     expect(() => deviceFingerprint(nobleCrypto, new Uint8Array(32), new Uint8Array(16))).toThrow(TypeError);
   });
@@ -138,7 +196,9 @@ describe('envelope seal/open (noble backend)', () => {
 
   it('computes the device fingerprint as 64 hex characters over both public keys', () => {
     expect(sender.fingerprint).toMatch(/^[0-9a-f]{64}$/);
-    expect(deviceFingerprint(nobleCrypto, sender.signingPublicKey, recipient.exchangePublicKey)).not.toBe(sender.fingerprint);
+    expect(deviceFingerprint(nobleCrypto, sender.signingPublicKey, recipient.exchangePublicKey)).not.toBe(
+      sender.fingerprint,
+    );
   });
 
   it('error messages never carry key or plaintext bytes', () => {

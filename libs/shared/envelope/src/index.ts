@@ -26,12 +26,7 @@ export { type EnvelopeWire, parseWireText } from './wire';
 export { type JsonObject, buildPlaintext, headerObject } from './plaintext';
 export { type SealInput, sealEnvelope } from './seal';
 export { type OpenOptions, type OpenedEnvelope, openEnvelope, openEnvelopeText } from './open';
-export {
-  type DeviceKeys,
-  deviceFingerprint,
-  generateDeviceKeys,
-  deviceKeysFromSecrets,
-} from './device-keys';
+export { type DeviceKeys, deviceFingerprint, generateDeviceKeys, deviceKeysFromSecrets } from './device-keys';
 export {
   type AttachmentDescriptor,
   type SealedAttachment,

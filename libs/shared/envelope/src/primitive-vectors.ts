@@ -52,13 +52,16 @@ function field(block: Block, ...names: string[]): Uint8Array {
 }
 
 function outcome(description: string, failure: string | undefined): VectorOutcome {
-  return failure === undefined ? { description, passed: true } : { description, passed: false, reason: failure };
+  return failure === undefined
+    ? { description, passed: true }
+    : { description, passed: false, reason: failure };
 }
 
 function checkChaCha(crypto: EnvelopeCrypto, block: Block, label: string): VectorOutcome {
   const key = field(block, 'KEY');
   const nonce = field(block, 'NONCE', 'IV');
-  const aad = block['AD'] !== undefined || block['AAD'] !== undefined ? field(block, 'AD', 'AAD') : new Uint8Array(0);
+  const aad =
+    block['AD'] !== undefined || block['AAD'] !== undefined ? field(block, 'AD', 'AAD') : new Uint8Array(0);
   const plaintext = field(block, 'IN', 'PLAINTEXT');
   const ciphertext = field(block, 'CT', 'CIPHERTEXT');
   const tag = field(block, 'TAG');
@@ -73,7 +76,10 @@ function checkChaCha(crypto: EnvelopeCrypto, block: Block, label: string): Vecto
 
 function checkX25519(crypto: EnvelopeCrypto, block: Block, label: string): VectorOutcome {
   const out = crypto.x25519SharedSecret(field(block, 'INPUT_SCALAR'), field(block, 'INPUT_U'));
-  return outcome(label, bytesToHex(out) === bytesToHex(field(block, 'OUTPUT_U')) ? undefined : 'output differs');
+  return outcome(
+    label,
+    bytesToHex(out) === bytesToHex(field(block, 'OUTPUT_U')) ? undefined : 'output differs',
+  );
 }
 
 function checkHkdf(crypto: EnvelopeCrypto, block: Block, label: string): VectorOutcome {
@@ -91,7 +97,8 @@ function checkEd25519Line(crypto: EnvelopeCrypto, line: string, label: string): 
   const msg = hexToBytes(msgHex);
   const sig = hexToBytes(sigMsg.slice(0, 128));
   if (bytesToHex(crypto.ed25519PublicKey(seed)) !== pubHex) return outcome(label, 'public key differs');
-  if (bytesToHex(crypto.ed25519Sign(seed, msg)) !== sigMsg.slice(0, 128)) return outcome(label, 'signature differs');
+  if (bytesToHex(crypto.ed25519Sign(seed, msg)) !== sigMsg.slice(0, 128))
+    return outcome(label, 'signature differs');
   if (!crypto.ed25519Verify(pub, msg, sig)) return outcome(label, 'valid signature rejected');
   const forged = sig.slice();
   forged[0] = (forged[0] as number) ^ 1;

@@ -33,11 +33,20 @@ export function deriveKeys(
   return { key: okm.slice(0, 32), nonce: okm.slice(32, 44) };
 }
 
-export function associatedData(hb: Uint8Array, sender: Uint8Array, ephemeral: Uint8Array, recipient: Uint8Array) {
+export function associatedData(
+  hb: Uint8Array,
+  sender: Uint8Array,
+  ephemeral: Uint8Array,
+  recipient: Uint8Array,
+) {
   return concatBytes(hb, sender, ephemeral, recipient);
 }
 
-export function signatureInput(profile: EnvelopeProfile, aad: Uint8Array, ciphertext: Uint8Array): Uint8Array {
+export function signatureInput(
+  profile: EnvelopeProfile,
+  aad: Uint8Array,
+  ciphertext: Uint8Array,
+): Uint8Array {
   // lps(label, P) || hb || S || E || R || c, and aad is exactly hb || S || E || R.
   return concatBytes(lps(`${LABEL} sig`, profile), aad, ciphertext);
 }

@@ -55,7 +55,18 @@ const ENVELOPE_CASE_KEYS = [
   'wire',
   'result',
 ];
-const ATTACHMENT_CASE_KEYS = ['type', 'description', 'id', 'name', 'mime', 'file', 'file_key', 'descriptor', 'blob', 'result'];
+const ATTACHMENT_CASE_KEYS = [
+  'type',
+  'description',
+  'id',
+  'name',
+  'mime',
+  'file',
+  'file_key',
+  'descriptor',
+  'blob',
+  'result',
+];
 
 function hasExactKeys(value: object, keys: string[]): boolean {
   const own = Object.keys(value);
@@ -118,14 +129,17 @@ function checkEnvelopeCase(crypto: EnvelopeCrypto, c: EnvelopeVectorCase): strin
   };
   const ephemeral = hexToBytes(c.ephemeral_x25519_private);
   const sealed = sealWithEphemeral(crypto, input, ephemeral, { checkPlaintext: true });
-  if (!sameWire(c.wire, sealed as unknown as Record<string, unknown>)) return 'sealing did not reproduce wire';
+  if (!sameWire(c.wire, sealed as unknown as Record<string, unknown>))
+    return 'sealing did not reproduce wire';
   let opened: ReturnType<typeof openEnvelope>;
   try {
     opened = openEnvelope(crypto, c.wire, options);
   } catch (error) {
     return `opening failed: ${isEnvelopeError(error) ? error.code : String(error)}`;
   }
-  return bytesToHex(opened.plaintext) === bytesToHex(utf8Encode(c.plaintext)) ? undefined : 'plaintext differs';
+  return bytesToHex(opened.plaintext) === bytesToHex(utf8Encode(c.plaintext))
+    ? undefined
+    : 'plaintext differs';
 }
 
 function checkAttachmentCase(crypto: EnvelopeCrypto, c: AttachmentVectorCase): string | undefined {
@@ -136,7 +150,11 @@ function checkAttachmentCase(crypto: EnvelopeCrypto, c: AttachmentVectorCase): s
     return code === c.result ? undefined : `expected ${c.result}, got ${code}`;
   }
   const content = hexToBytes(c.file);
-  const sealed = sealAttachment(crypto, { id: c.id, name: c.name, mime: c.mime, content }, hexToBytes(c.file_key));
+  const sealed = sealAttachment(
+    crypto,
+    { id: c.id, name: c.name, mime: c.mime, content },
+    hexToBytes(c.file_key),
+  );
   if (toBase64Url(sealed.blob) !== c.blob) return 'sealing did not reproduce blob';
   if (!sameWire(c.descriptor, sealed.descriptor as unknown as Record<string, unknown>)) {
     return 'sealing did not reproduce descriptor';

@@ -63,6 +63,17 @@ describe('Admin limits (POL-6, POL-9)', () => {
     expect(forgedCode('adam', (b) => withMember(b, 'olivia', { role: 'admin' }))).toBe('owner_count');
   });
 
+  it('POL-6: an Admin cannot replace the Owner by removing them and inviting a new Owner', () => {
+    const nina = { id: person('nina').id, name: 'nina', role: 'owner' as const, devices: [] };
+    const replace = (b: Parameters<Parameters<typeof forge>[1]>[0]) => ({
+      ...b,
+      members: [...b.members.filter((m) => m.role !== 'owner'), nina],
+      epoch: b.epoch + 1,
+    });
+    expect(forgedCode('adam', replace)).toBe('not_authorized');
+    expect(forgedCode('olivia', replace)).toBe('ok');
+  });
+
   it('POL-6: an Admin cannot revoke devices', () => {
     expect(proposeCode({ kind: 'revoke_device', fingerprint: device('rita-phone') }, 'adam')).toBe(
       'not_authorized',

@@ -3,7 +3,7 @@ import { type PolicyEntry } from './policy-entry';
 import { type PolicyChange } from './policy-change';
 import { proposePolicyChange } from './policy-proposer';
 import { createGenesisPolicy, signPolicyEntry } from './policy-signer';
-import { verifyPolicyHistory, verifyPolicyTransition } from './policy-verifier';
+import { verifyPolicyHistory } from './policy-verifier';
 import {
   device,
   errorCode,

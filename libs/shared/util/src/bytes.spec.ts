@@ -1,6 +1,14 @@
 import fc from 'fast-check';
 import type * as BytesApi from './bytes';
-import { fromBase64UrlStrict, toBase64Url, hexToBytes, bytesToHex, utf8DecodeStrict, constantTimeEqual, u32be } from './bytes';
+import {
+  fromBase64UrlStrict,
+  toBase64Url,
+  hexToBytes,
+  bytesToHex,
+  utf8DecodeStrict,
+  constantTimeEqual,
+  u32be,
+} from './bytes';
 
 describe('bytes', () => {
   it('round-trips base64url and refuses non-canonical spellings', () => {
@@ -73,15 +81,18 @@ describe('base64url: the native (Buffer) and pure (@scure/base) paths agree', ()
 
   it('accepts and refuses the same strings', () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom(...'AQgw_-=+/ Z9a'.split('')), maxLength: 12 }), (text) => {
-        const a = fromBase64UrlStrict(text);
-        const b = pure.fromBase64UrlStrict(text);
-        expect(a === undefined).toBe(b === undefined);
-        if (a && b) {
-          expect(a).toEqual(b);
-          expect(toBase64Url(a)).toBe(text);
-        }
-      }),
+      fc.property(
+        fc.string({ unit: fc.constantFrom(...'AQgw_-=+/ Z9a'.split('')), maxLength: 12 }),
+        (text) => {
+          const a = fromBase64UrlStrict(text);
+          const b = pure.fromBase64UrlStrict(text);
+          expect(a === undefined).toBe(b === undefined);
+          if (a && b) {
+            expect(a).toEqual(b);
+            expect(toBase64Url(a)).toBe(text);
+          }
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -6,7 +6,9 @@ const HEX_RE = /^(?:[0-9a-f]{2})*$/;
 const B64URL_RE = /^[A-Za-z0-9_-]*$/;
 
 export function isBytes(value: unknown): value is Uint8Array {
-  return value instanceof Uint8Array || (ArrayBuffer.isView(value) && value.constructor.name === 'Uint8Array');
+  return (
+    value instanceof Uint8Array || (ArrayBuffer.isView(value) && value.constructor.name === 'Uint8Array')
+  );
 }
 
 export function concatBytes(...parts: Uint8Array[]): Uint8Array {
@@ -30,7 +32,8 @@ export function u32be(n: number): Uint8Array {
 
 /** Lowercase hex; throws on anything that is not exactly lowercase pairs. */
 export function hexToBytes(hex: string): Uint8Array {
-  if (typeof hex !== 'string' || !HEX_RE.test(hex)) throw new TypeError('hexToBytes: expected lowercase hex pairs');
+  if (typeof hex !== 'string' || !HEX_RE.test(hex))
+    throw new TypeError('hexToBytes: expected lowercase hex pairs');
   const out = new Uint8Array(hex.length / 2);
   for (let i = 0; i < out.length; i++) out[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
   return out;
@@ -50,12 +53,21 @@ type NativeBuffer = {
 const nativeBuffer = (globalThis as { Buffer?: NativeBuffer }).Buffer;
 
 export function toBase64Url(bytes: Uint8Array): string {
-  if (nativeBuffer) return nativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64url');
+  if (nativeBuffer)
+    return nativeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString('base64url');
   return base64urlnopad.encode(bytes);
 }
 
 const B64URL_VALUE = (char: number): number =>
-  char >= 65 && char <= 90 ? char - 65 : char >= 97 && char <= 122 ? char - 71 : char >= 48 && char <= 57 ? char + 4 : char === 45 ? 62 : 63;
+  char >= 65 && char <= 90
+    ? char - 65
+    : char >= 97 && char <= 122
+      ? char - 71
+      : char >= 48 && char <= 57
+        ? char + 4
+        : char === 45
+          ? 62
+          : 63;
 
 /**
  * base64url without padding, canonical only: the alphabet is checked, and the

@@ -1,18 +1,15 @@
 import fc from 'fast-check';
 import { proposePolicyChange } from './policy-proposer';
 import { type PolicyBody, type PolicyEntry } from './policy-entry';
-import { PolicyError } from './policy.errors';
-import { isDeviceAllowed } from './policy-queries';
 import { policyEntryHash } from './policy-encoding';
 import { checkTransition, expectedEpoch } from './policy-rules';
 import { signPolicyEntry } from './policy-signer';
 import { verifyPolicyHistory, verifyPolicyTransition } from './policy-verifier';
-import { ROLES } from './roles';
-import { buildHistory, candidate, CAST, DEVICES, resolveOp, stepArb } from './testing/policy-arbitraries';
+import { type Role } from './roles';
+import { candidate, CAST, DEVICES, resolveOp, stepArb } from './testing/policy-arbitraries';
 import { device, errorCode, person, standardGenesis, successorBody } from './testing/policy-fixtures';
 
 const owner = person('olivia');
-const start = [standardGenesis()];
 // The base for the Admin attacks also holds one revocation, so removing it can be tried.
 const adminHead = standardGenesis([device('d0')]);
 const adminBase = [adminHead];
@@ -22,6 +19,7 @@ const ATTACKS = [
   'transfer',
   'demote_owner',
   'remove_owner',
+  'replace_owner',
   'rename_owner',
   'owner_add_device',
   'owner_remove_device',
@@ -39,7 +37,7 @@ function attack(
   const others = body.members.filter((m) => m.role !== 'owner');
   const target = others[n % others.length]!;
   const lower = (['reader', 'editor', 'admin'] as const)[n % 3]!;
-  const setRole = (b: PolicyBody, id: string, role: (typeof ROLES)[number]): PolicyBody => ({
+  const setRole = (b: PolicyBody, id: string, role: Role): PolicyBody => ({
     ...b,
     members: b.members.map((m) => (m.id === id ? { ...m, role } : m)),
   });
@@ -79,6 +77,11 @@ function attack(
       const removed = { ...body, members: body.members.filter((m) => m.role !== 'owner') };
       return keepOneOwner ? setRole(removed, target.id, 'owner') : removed;
     }
+    case 'replace_owner': {
+      const removed = body.members.filter((m) => m.role !== 'owner');
+      const stranger = { id: person('nina').id, name: 'nina', role: 'owner' as const, devices: [] };
+      return { ...body, members: keepOneOwner ? [...removed, stranger] : removed };
+    }
     case 'rename_owner':
       return editOwner(body, (m) => ({ ...m, name: `${m.name}-${n}` }));
     case 'owner_add_device':
@@ -111,7 +114,7 @@ function invariantsHold(prev: PolicyBody, next: PolicyBody): boolean {
   return owners === 1 && keepsRevocations && noneRelisted;
 }
 
-describe('policy properties', () => {
+describe('policy authority properties', () => {
   it('POL-6, POL-9: any Admin-signed change that touches an Owner, makes an Owner or touches revocations is rejected', () => {
     let controls = 0;
     fc.assert(
@@ -145,44 +148,15 @@ describe('policy properties', () => {
           }
         },
       ),
-      { numRuns: 300 },
-    );
-    expect(controls).toBeGreaterThan(50);
-  });
-
-  it('POL-8: every entry of every verified history has exactly one Owner, across random changes and transfers', () => {
-    const seen = { verified: 0, rejected: 0, ownerChanges: 0 };
-    fc.assert(
-      fc.property(fc.array(stepArb(), { minLength: 1, maxLength: 4 }), (steps) => {
-        const history = buildHistory(start, steps);
-        let entries: readonly PolicyEntry[];
-        try {
-          entries = verifyPolicyHistory(history).entries;
-        } catch (e) {
-          if (!(e instanceof PolicyError)) throw e;
-          seen.rejected++;
-          return;
-        }
-        seen.verified++;
-        let previousOwner = '';
-        for (const entry of entries) {
-          const owners = entry.members.filter((m) => m.role === 'owner');
-          expect(owners).toHaveLength(1);
-          if (previousOwner && owners[0]!.id !== previousOwner) seen.ownerChanges++;
-          previousOwner = owners[0]!.id;
-        }
-      }),
       { numRuns: 250 },
     );
-    expect(seen.verified).toBeGreaterThan(50);
-    expect(seen.rejected).toBeGreaterThan(25);
-    expect(seen.ownerChanges).toBeGreaterThan(10);
+    expect(controls).toBeGreaterThan(50);
   });
 
   it('POL-3..POL-8: proposePolicyChange accepts exactly what the verifier accepts', () => {
     fc.assert(
       fc.property(stepArb(), (step) => {
-        const head = start[start.length - 1]!;
+        const head = standardGenesis();
         const honest = { ...step, tamper: 'none' as const };
         const next = candidate(head, honest);
         if (!next) return;
@@ -199,40 +173,5 @@ describe('policy properties', () => {
       }),
       { numRuns: 200 },
     );
-  });
-
-  it('DEV-5, POL-10: once revoked, a device never appears in a later valid entry for any member', () => {
-    const seen = { verified: 0, revocations: 0 };
-    const kinds = [
-      'revoke_device',
-      'add_device',
-      'add_member',
-      'remove_device',
-      'transfer_ownership',
-    ] as const;
-    fc.assert(
-      fc.property(fc.array(stepArb(kinds), { minLength: 2, maxLength: 4 }), (steps) => {
-        let entries: readonly PolicyEntry[];
-        try {
-          entries = verifyPolicyHistory(buildHistory(start, steps)).entries;
-        } catch (e) {
-          if (!(e instanceof PolicyError)) throw e;
-          return;
-        }
-        seen.verified++;
-        entries.forEach((entry, i) => {
-          for (const later of entries.slice(i)) {
-            for (const fp of entry.revoked) {
-              expect(later.revoked).toContain(fp);
-              for (const m of later.members) expect(isDeviceAllowed(later, m.id, fp)).toBe(false);
-            }
-          }
-        });
-        seen.revocations += entries[entries.length - 1]!.revoked.length;
-      }),
-      { numRuns: 250 },
-    );
-    expect(seen.verified).toBeGreaterThan(50);
-    expect(seen.revocations).toBeGreaterThan(20);
   });
 });
