@@ -111,3 +111,9 @@ export function toCase(
     result,
   };
 }
+
+/** A case builder for wires derived from `sealed` and expected to fail with `result`. */
+export function tamperedFrom(sealed: Sealed) {
+  return (description: string, wire: unknown, result: EnvelopeErrorCode): EnvelopeVectorCase =>
+    toCase(sealed, result, { description, wire });
+}

@@ -5,7 +5,16 @@ import type { EnvelopeCrypto } from '../src/crypto-backend';
 import { deviceFingerprint } from '../src/device-keys';
 import type { AttachmentVectorCase, VectorCase } from '../src/vector-case';
 import type { EnvelopeWire } from '../src/wire';
-import { type CaseSpec, type Party, party, resign, seal, secretFromLabel, toCase } from './vector-builders';
+import {
+  type CaseSpec,
+  type Party,
+  party,
+  resign,
+  seal,
+  secretFromLabel,
+  tamperedFrom,
+  toCase,
+} from './vector-builders';
 
 const MiB = 1024 * 1024;
 
@@ -60,8 +69,7 @@ function bridgeCases(crypto: EnvelopeCrypto, mac: Party, phone: Party, stranger:
     ephemeralLabel: 'bridge-4',
   });
   const w = ok.wire;
-  const bad = (description: string, wire: unknown, result: VectorCase['result']) =>
-    toCase(ok, result as never, { description, wire });
+  const bad = tamperedFrom(ok);
   const lowOrder: EnvelopeWire = resign(crypto, { ...w, e: toBase64Url(new Uint8Array(32)) }, mac);
   const mismatched = seal(
     crypto,
@@ -231,8 +239,7 @@ function transferCases(crypto: EnvelopeCrypto, laptop: Party, desktop: Party, st
     ephemeralLabel: 'transfer-3',
   });
   const w = ok.wire;
-  const bad = (description: string, wire: unknown, result: VectorCase['result']) =>
-    toCase(ok, result as never, { description, wire });
+  const bad = tamperedFrom(ok);
   const sealedNames = seal(
     crypto,
     d,
@@ -310,8 +317,7 @@ function sealedCases(crypto: EnvelopeCrypto, center: Party, device: Party, stran
     ephemeralLabel: 'sealed-2',
   });
   const w = ok.wire;
-  const bad = (description: string, wire: unknown, result: VectorCase['result']) =>
-    toCase(ok, result as never, { description, wire });
+  const bad = tamperedFrom(ok);
   const otherCard = seal(
     crypto,
     d,
