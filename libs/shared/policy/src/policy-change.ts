@@ -21,6 +21,8 @@ export type PolicyChange =
         readonly name: string;
         readonly role: Role;
         readonly devices?: readonly string[];
+        /** DEV-5 self-enrolment (POL-4 self-service); default true. */
+        readonly selfEnrollment?: boolean;
       };
     }
   | { readonly kind: 'remove_member'; readonly memberId: string }
@@ -28,8 +30,13 @@ export type PolicyChange =
   | { readonly kind: 'rename_member'; readonly memberId: string; readonly name: string }
   | { readonly kind: 'add_device'; readonly memberId: string; readonly fingerprint: string }
   | { readonly kind: 'remove_device'; readonly memberId: string; readonly fingerprint: string }
-  /** Adds to the revocation set and drops the device from every allow-list. */
+  /**
+   * Adds to the revocation set, drops the device from every allow-list and
+   * suspends self-enrolment of the member who listed it (DEV-5).
+   */
   | { readonly kind: 'revoke_device'; readonly fingerprint: string }
+  /** Lets a suspended member add their own devices again (DEV-5). Owner only. */
+  | { readonly kind: 'restore_self_enrollment'; readonly memberId: string }
   /** The current Owner becomes `formerOwnerRole` (default admin) and `to` becomes Owner (POL-8). */
   | {
       readonly kind: 'transfer_ownership';
@@ -42,6 +49,7 @@ interface DraftMember {
   name: string;
   role: Role;
   devices: string[];
+  selfEnrollment: boolean;
 }
 
 function need<T>(value: T | undefined, code: 'unknown_member' | 'unknown_device', what: string): T {
@@ -49,7 +57,12 @@ function need<T>(value: T | undefined, code: 'unknown_member' | 'unknown_device'
   return value;
 }
 
-function applyOne(members: Map<string, DraftMember>, revoked: string[], change: PolicyChange): void {
+function applyOne(
+  before: PolicyBody,
+  members: Map<string, DraftMember>,
+  revoked: string[],
+  change: PolicyChange,
+): void {
   if (!isPlainObject(change)) throw new PolicyError('malformed', 'a change must be an object');
   const member = (id: string): DraftMember =>
     need(members.get(id), 'unknown_member', `no member ${String(id)}`);
@@ -60,7 +73,16 @@ function applyOne(members: Map<string, DraftMember>, revoked: string[], change: 
       if (members.has(m.id)) throw new PolicyError('duplicate', `member ${m.id} already exists`);
       const devices: unknown = m.devices ?? [];
       if (!Array.isArray(devices)) throw new PolicyError('malformed', 'devices must be an array');
-      members.set(m.id, { id: m.id, name: m.name, role: m.role, devices: [...(devices as string[])] });
+      const selfEnrollment: unknown = m.selfEnrollment ?? true;
+      if (typeof selfEnrollment !== 'boolean')
+        throw new PolicyError('malformed', 'selfEnrollment must be a boolean');
+      members.set(m.id, {
+        id: m.id,
+        name: m.name,
+        role: m.role,
+        devices: [...(devices as string[])],
+        selfEnrollment,
+      });
       return;
     }
     case 'remove_member':
@@ -99,8 +121,23 @@ function applyOne(members: Map<string, DraftMember>, revoked: string[], change: 
       if (revoked.includes(change.fingerprint))
         throw new PolicyError('duplicate', 'device is already revoked');
       revoked.push(change.fingerprint);
-      for (const m of members.values()) m.devices = m.devices.filter((fp) => fp !== change.fingerprint);
+      // DEV-5: whoever lists the device now, or listed it in the previous
+      // entry, loses self-enrolment (the verifier checks the latter).
+      for (const m of members.values()) {
+        const heldBefore = before.members.some(
+          (b) => b.id === m.id && b.devices.includes(change.fingerprint),
+        );
+        if (heldBefore || m.devices.includes(change.fingerprint)) m.selfEnrollment = false;
+        m.devices = m.devices.filter((fp) => fp !== change.fingerprint);
+      }
       return;
+    case 'restore_self_enrollment': {
+      const target = member(change.memberId);
+      if (target.selfEnrollment)
+        throw new PolicyError('no_change', `self-enrolment of ${target.id} is not suspended`);
+      target.selfEnrollment = true;
+      return;
+    }
     case 'transfer_ownership': {
       const target = member(change.to);
       const formerRole = change.formerOwnerRole ?? 'admin';
@@ -134,7 +171,7 @@ export function applyPolicyChanges(prev: PolicyEntry, changes: readonly PolicyCh
     before.members.map((m) => [m.id, { ...m, devices: [...m.devices] }]),
   );
   const revoked = [...before.revoked];
-  for (const change of changes) applyOne(members, revoked, change);
+  for (const change of changes) applyOne(before, members, revoked, change);
   const draft = canonicalizeBody({
     vaultId: before.vaultId,
     seq: before.seq + 1,

@@ -6,6 +6,7 @@
 //       || lp(prevHash 32 bytes | empty for genesis) || lp(u32be epoch)
 //       || lp(list(member...)) || lp(list(revoked fp...)) || lp(signer 32 bytes)
 //   member = lp(id 32 bytes) || lp(utf8 name) || lp(ascii role) || lp(list(device fp...))
+//         || lp(u8 selfEnrollment: 0x01 true, 0x00 false)
 //   list(x1..xn) = u32be(n) || lp(x1) || ... || lp(xn)
 //   signature = Ed25519(signer identity key, tbs)
 //   entry hash = SHA-256(tbs || lp(signature 64 bytes))
@@ -33,6 +34,7 @@ function encodeMember(member: PolicyMember): Uint8Array {
     lp(utf8Encode(member.name)),
     lp(utf8Encode(member.role)),
     lp(list(member.devices.map(hexToBytes))),
+    lp(Uint8Array.of(member.selfEnrollment ? 1 : 0)),
   );
 }
 

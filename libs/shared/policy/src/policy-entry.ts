@@ -33,6 +33,13 @@ export interface PolicyMember {
   readonly role: Role;
   /** This member's device allow-list (DEV-2), strictly ascending. */
   readonly devices: readonly DeviceFingerprint[];
+  /**
+   * DEV-5: may this member's own identity key add devices to its own
+   * allow-list (POL-4)? True for new members and genesis; a `revoke_device` of
+   * one of the member's devices sets it false, and only the Owner sets it back
+   * (`restore_self_enrollment`).
+   */
+  readonly selfEnrollment: boolean;
 }
 
 /** Everything an entry says, before it is signed. */
@@ -55,7 +62,7 @@ export interface PolicyEntry extends PolicyBody {
   readonly signature: string;
 }
 
-const MEMBER_KEYS = ['id', 'name', 'role', 'devices'] as const;
+const MEMBER_KEYS = ['id', 'name', 'role', 'devices', 'selfEnrollment'] as const;
 const BODY_KEYS = ['vaultId', 'seq', 'prevHash', 'epoch', 'members', 'revoked'] as const;
 const ENTRY_KEYS = [...BODY_KEYS, 'signer', 'signature'] as const;
 
@@ -76,12 +83,19 @@ function parseFingerprints(value: unknown, max: number, what: string): DeviceFin
 
 function parseMember(value: unknown): PolicyMember {
   if (!isPlainObject(value) || !hasExactKeys(value, MEMBER_KEYS)) malformed('member has the wrong shape');
-  const { id, name, role, devices } = value;
+  const { id, name, role, devices, selfEnrollment } = value;
   if (!isHex32(id)) malformed('member id must be a 64-hex Ed25519 public key');
   if (!isMemberName(name)) malformed('member name must be 1-128 UTF-8 bytes without control characters');
   if (isReservedName(name)) malformed(`member name "${name}" is reserved (GRANT-7)`);
   if (!isRole(role)) malformed('member role is unknown');
-  return { id, name, role, devices: parseFingerprints(devices, MAX_DEVICES_PER_MEMBER, 'devices') };
+  if (typeof selfEnrollment !== 'boolean') malformed('member selfEnrollment must be a boolean (DEV-5)');
+  return {
+    id,
+    name,
+    role,
+    devices: parseFingerprints(devices, MAX_DEVICES_PER_MEMBER, 'devices'),
+    selfEnrollment,
+  };
 }
 
 function parseBodyFields(value: Record<string, unknown>): PolicyBody {

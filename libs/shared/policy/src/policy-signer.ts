@@ -39,7 +39,13 @@ export function createGenesisPolicy(input: GenesisInput): PolicyEntry {
   const devices: unknown = input.owner.devices ?? [];
   if (!Array.isArray(devices)) throw new PolicyError('malformed', 'owner devices must be an array');
   const id = memberIdFromSeed(input.ownerSeed);
-  const owner = { id, name: input.owner.name, role: 'owner' as const, devices: [...(devices as string[])] };
+  const owner = {
+    id,
+    name: input.owner.name,
+    role: 'owner' as const,
+    devices: [...(devices as string[])],
+    selfEnrollment: true,
+  };
   return signPolicyEntry(
     { vaultId: input.vaultId, seq: 0, prevHash: null, epoch: 0, members: [owner], revoked: [] },
     input.ownerSeed,

@@ -1,0 +1,62 @@
+// VAULT-2/12: the on-disk layout of a store (one SQLite file per data directory).
+import path from 'node:path';
+import type Database from 'better-sqlite3';
+import type { SealedValueLabel } from '@arslan/vault-core';
+import { VaultStoreError } from './vault-store.errors';
+
+export const STORE_FILE_NAME = 'vault.sqlite';
+
+export function storePath(dir: string): string {
+  return path.join(dir, STORE_FILE_NAME);
+}
+
+/**
+ * header: format metadata, KDF parameters, salt and the AEAD-wrapped master key (one row).
+ * state: sealed values keyed by purpose (the vault state, the device keys, audit entries).
+ * checkpoints: sealed checkpoints keyed by purpose (`head`: generation, state hash, audit head).
+ * Every `value` is sealState() ciphertext whose AAD names the table and the purpose.
+ */
+export const SCHEMA_SQL = `
+CREATE TABLE header (
+  id INTEGER PRIMARY KEY CHECK (id = 1),
+  format_version INTEGER NOT NULL,
+  kdf TEXT NOT NULL,
+  salt BLOB NOT NULL,
+  wrapped_master_key BLOB NOT NULL
+) STRICT;
+CREATE TABLE state (
+  purpose TEXT PRIMARY KEY,
+  value BLOB NOT NULL
+) STRICT, WITHOUT ROWID;
+CREATE TABLE checkpoints (
+  purpose TEXT PRIMARY KEY,
+  value BLOB NOT NULL
+) STRICT, WITHOUT ROWID;
+`;
+
+export const STATE_LABEL: SealedValueLabel = { table: 'state', purpose: 'vault-state' };
+export const DEVICE_KEYS_LABEL: SealedValueLabel = { table: 'state', purpose: 'device-keys' };
+export const HEAD_CHECKPOINT_LABEL: SealedValueLabel = { table: 'checkpoints', purpose: 'head' };
+
+/** Audit entry `seq` lives in `state` under `audit.<seq, 12 digits>` (sorts in chain order). */
+export function auditLabel(seq: number): SealedValueLabel {
+  return { table: 'state', purpose: `audit.${String(seq).padStart(12, '0')}` };
+}
+
+/** Range of audit purposes in `state` ('/' is the byte after '.'). */
+export const AUDIT_PURPOSE_FROM = 'audit.';
+export const AUDIT_PURPOSE_TO = 'audit/';
+
+/** SQLite `synchronous` values; FULL = 2. */
+export const SYNCHRONOUS_FULL = 2;
+
+/** VAULT-12: rollback journal (DELETE) with synchronous=FULL; verified, not just requested. */
+export function applyDurabilityPragmas(db: Database.Database): void {
+  const mode = db.pragma('journal_mode = DELETE', { simple: true });
+  db.pragma('synchronous = FULL');
+  if (
+    String(mode).toLowerCase() !== 'delete' ||
+    db.pragma('synchronous', { simple: true }) !== SYNCHRONOUS_FULL
+  )
+    throw new VaultStoreError('io_failed', 'SQLite refused journal_mode=DELETE / synchronous=FULL');
+}

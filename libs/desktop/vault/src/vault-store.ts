@@ -1,0 +1,398 @@
+// The vault store on better-sqlite3: one encrypted database per data directory.
+// VAULT-1/2/5/6/11/12/13/15/19 and AUD-1/2 (local). Layout: README.md, store-schema.ts.
+import fs from 'node:fs';
+import { bytesToHex, utf8DecodeStrict, utf8Encode, wipe } from '@arslan/util';
+import {
+  type KeyringHeader,
+  type PasswordKdf,
+  type RandomSource,
+  openState,
+  sealState,
+  systemRandom,
+  unlockKeyring,
+} from '@arslan/vault-core';
+import { ed25519, x25519 } from '@noble/curves/ed25519.js';
+import Database from 'better-sqlite3';
+import {
+  type AuditEntry,
+  type AuditEntryType,
+  type AuditVerification,
+  isAuditKind,
+  signAuditRecord,
+  verifyAuditRecords,
+} from './audit-chain';
+import { canonicalJson, isJsonObject, type JsonObject } from './canonical-json';
+import { acquireDirectoryLock, type DirectoryLock } from './directory-lock';
+import {
+  AUDIT_PURPOSE_FROM,
+  AUDIT_PURPOSE_TO,
+  DEVICE_KEYS_LABEL,
+  HEAD_CHECKPOINT_LABEL,
+  STATE_LABEL,
+  applyDurabilityPragmas,
+  auditLabel,
+  storePath,
+} from './store-schema';
+import {
+  DEVICE_KEY_BYTES,
+  assertPassword,
+  openJson,
+  parseCheckpoint,
+  sealJson,
+  sha256Hex,
+} from './sealed-values';
+import { readHeader } from './store-header';
+import { VaultStoreError, type VaultStoreErrorCode, toStoreError } from './vault-store.errors';
+
+export interface OpenStoreOptions {
+  kdf: PasswordKdf;
+  random?: RandomSource;
+  /** Clock for audit entries (Unix ms). */
+  now?: () => number;
+}
+
+export interface SqliteDurability {
+  journalMode: string;
+  /** 2 = FULL (VAULT-12). */
+  synchronous: number;
+}
+
+/** Everything that exists only while unlocked. Key buffers are wiped on lock (VAULT-19). */
+interface Session {
+  masterKey: Uint8Array;
+  signingSeed: Uint8Array;
+  signingPublicKey: Uint8Array;
+  exchangePrivateKey: Uint8Array;
+  generation: number;
+  stateSha256: string;
+  value: JsonObject;
+  auditCount: number;
+  auditHead: string;
+}
+
+/**
+ * Opens the store of `dir` (locked: no keys in memory) and takes the exclusive
+ * writer lock of the directory (VAULT-15, `store_locked`). VAULT-1: any format
+ * version other than 1 is `unsupported_version`.
+ */
+export function openStore(dir: string, options: OpenStoreOptions): VaultStore {
+  if (typeof options?.kdf?.deriveKey !== 'function')
+    throw new VaultStoreError('invalid_argument', 'options.kdf must implement PasswordKdf');
+  const target = storePath(dir);
+  if (!fs.existsSync(target)) throw new VaultStoreError('store_missing');
+  const lock = acquireDirectoryLock(dir);
+  let db: Database.Database | undefined;
+  try {
+    db = new Database(target, { fileMustExist: true, timeout: 1000 });
+    applyDurabilityPragmas(db);
+    const header = readHeader(db);
+    return new VaultStore(db, lock, header, options);
+  } catch (error) {
+    if (db?.open) db.close();
+    lock.release();
+    throw toStoreError(error, 'corrupt', 'opening the store failed');
+  }
+}
+
+interface ValueRow {
+  purpose: string;
+  value: Buffer;
+}
+
+export class VaultStore {
+  readonly path: string;
+  private readonly db: Database.Database;
+  private readonly lockHandle: DirectoryLock;
+  private readonly header: KeyringHeader;
+  private readonly kdf: PasswordKdf;
+  private readonly random: RandomSource;
+  private readonly now: () => number;
+  private session: Session | undefined;
+  /** Bumped by lock/unlock/close; an unlock that finishes under another ticket is discarded. */
+  private ticket = 0;
+  private readonly upsertState: Database.Statement;
+  private readonly insertState: Database.Statement;
+  private readonly upsertCheckpoint: Database.Statement;
+  private readonly selectState: Database.Statement;
+  private readonly selectCheckpoint: Database.Statement;
+  private readonly selectAudit: Database.Statement;
+
+  /** Use openStore(). */
+  constructor(db: Database.Database, lock: DirectoryLock, header: KeyringHeader, options: OpenStoreOptions) {
+    this.db = db;
+    this.path = db.name;
+    this.lockHandle = lock;
+    this.header = header;
+    this.kdf = options.kdf;
+    this.random = options.random ?? systemRandom;
+    this.now = options.now ?? Date.now;
+    this.upsertState = db.prepare(
+      'INSERT INTO state (purpose, value) VALUES (?, ?) ON CONFLICT (purpose) DO UPDATE SET value = excluded.value',
+    );
+    this.insertState = db.prepare('INSERT INTO state (purpose, value) VALUES (?, ?)');
+    this.upsertCheckpoint = db.prepare(
+      'INSERT INTO checkpoints (purpose, value) VALUES (?, ?) ON CONFLICT (purpose) DO UPDATE SET value = excluded.value',
+    );
+    this.selectState = db.prepare('SELECT purpose, value FROM state WHERE purpose = ?');
+    this.selectCheckpoint = db.prepare('SELECT purpose, value FROM checkpoints WHERE purpose = ?');
+    this.selectAudit = db.prepare(
+      'SELECT purpose, value FROM state WHERE purpose >= ? AND purpose < ? ORDER BY purpose',
+    );
+  }
+
+  get isOpen(): boolean {
+    return this.db.open;
+  }
+
+  get isUnlocked(): boolean {
+    return this.session !== undefined;
+  }
+
+  /** VAULT-12 evidence: the settings SQLite actually runs with. */
+  durability(): SqliteDurability {
+    this.assertOpen();
+    return {
+      journalMode: String(this.db.pragma('journal_mode', { simple: true })),
+      synchronous: Number(this.db.pragma('synchronous', { simple: true })),
+    };
+  }
+
+  /**
+   * Derives the key-encryption key (Argon2id, VAULT-4), unwraps the master key
+   * (VAULT-5), opens the device keys, state and checkpoint, and checks that the
+   * state matches its checkpoint. `bad_password`, `corrupt`, `unsupported_version`.
+   */
+  async unlock(password: Uint8Array): Promise<void> {
+    this.assertOpen();
+    assertPassword(password);
+    this.lock();
+    const ticket = this.ticket;
+    let masterKey: Uint8Array;
+    try {
+      masterKey = await unlockKeyring(this.kdf, password, this.header);
+    } catch (error) {
+      throw toStoreError(error, 'io_failed', 'key derivation failed');
+    }
+    if (ticket !== this.ticket || !this.db.open) {
+      wipe(masterKey);
+      throw new VaultStoreError(this.db.open ? 'locked' : 'closed', 'locked during unlock');
+    }
+    try {
+      this.session = this.loadSession(masterKey);
+    } catch (error) {
+      wipe(masterKey);
+      throw toStoreError(error, 'corrupt', 'reading the unlocked store failed');
+    }
+  }
+
+  /** VAULT-19: wipes every key buffer this store owns and drops the decrypted state. */
+  lock(): void {
+    this.ticket++;
+    const s = this.session;
+    if (!s) return;
+    this.session = undefined;
+    wipe(s.masterKey, s.signingSeed, s.exchangePrivateKey);
+  }
+
+  /** Locks, closes the database and releases the directory lock. Idempotent. */
+  close(): void {
+    this.lock();
+    if (this.db.open) this.db.close();
+    this.lockHandle.release();
+  }
+
+  /** A deep copy of the current state (changes go through commitState). */
+  getState(): JsonObject {
+    return structuredClone(this.requireSession().value);
+  }
+
+  /** Number of committed state changes since init (0 = initial state). */
+  get generation(): number {
+    return this.requireSession().generation;
+  }
+
+  /** The device's Ed25519 public key (hex) that signs audit entries. */
+  deviceSigningPublicKey(): string {
+    return bytesToHex(this.requireSession().signingPublicKey);
+  }
+
+  /**
+   * VAULT-11: the mutator edits (or returns) a clone of the state; the sealed state
+   * and its checkpoint are written in ONE transaction; only then does the live state
+   * change. Any failure leaves database and live state as before (`commit_failed`).
+   * Returns the new generation.
+   */
+  commitState(mutator: (draft: JsonObject) => JsonObject | void): number {
+    const s = this.requireSession();
+    const draft = structuredClone(s.value);
+    const returned = mutator(draft);
+    if (this.session !== s) throw new VaultStoreError('locked', 'locked during commit');
+    const next = returned === undefined ? draft : returned;
+    if (!isJsonObject(next)) throw new VaultStoreError('invalid_argument', 'state must be an object');
+    const generation = s.generation + 1;
+    const text = canonicalJson({ generation, value: next });
+    const statePlain = utf8Encode(text);
+    const stateSha256 = sha256Hex(statePlain);
+    let sealedState: Uint8Array;
+    try {
+      sealedState = sealState(s.masterKey, statePlain, STATE_LABEL, this.random);
+    } finally {
+      wipe(statePlain);
+    }
+    const sealedCheckpoint = sealJson(
+      s.masterKey,
+      { generation, state_sha256: stateSha256, audit_count: s.auditCount, audit_head: s.auditHead },
+      HEAD_CHECKPOINT_LABEL,
+      this.random,
+    );
+    this.transact('commit_failed', () => {
+      this.upsertState.run(STATE_LABEL.purpose, sealedState);
+      this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
+    });
+    s.value = (JSON.parse(text) as { value: JsonObject }).value;
+    s.generation = generation;
+    s.stateSha256 = stateSha256;
+    return generation;
+  }
+
+  /**
+   * VAULT-13: commits a signed, sealed intent record durably. Throws
+   * `intent_failed` if it cannot be committed; the caller must then not deliver.
+   */
+  recordIntent(kind: string, details: JsonObject): AuditEntry {
+    return this.appendAudit('intent', kind, details, 'intent_failed');
+  }
+
+  /** VAULT-13: `deliver` runs only after the intent is committed; never if that fails. */
+  withIntent<T>(kind: string, details: JsonObject, deliver: (intent: AuditEntry) => T): T {
+    const intent = this.recordIntent(kind, details);
+    return deliver(intent);
+  }
+
+  /** AUD-1/5: appends a non-intent audit entry (e.g. an outcome). Never pass prompts, keys or OTP data. */
+  recordAudit(kind: string, details: JsonObject): AuditEntry {
+    return this.appendAudit('event', kind, details, 'commit_failed');
+  }
+
+  /**
+   * AUD-1/2: re-reads every audit entry, opens it (a changed or moved ciphertext is
+   * `tampered`), and checks order, hash links, signatures and the checkpoint head.
+   */
+  verifyAuditChain(): AuditVerification {
+    const s = this.requireSession();
+    const rows = this.selectAudit.all(AUDIT_PURPOSE_FROM, AUDIT_PURPOSE_TO) as ValueRow[];
+    const records: unknown[] = [];
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i] as ValueRow;
+      try {
+        records.push(openJson(s.masterKey, row.value, { table: 'state', purpose: row.purpose }));
+      } catch {
+        return { ok: false, problem: 'tampered', seq: i + 1 };
+      }
+    }
+    return verifyAuditRecords(records, s.signingPublicKey, { count: s.auditCount, head: s.auditHead });
+  }
+
+  private appendAudit(
+    type: AuditEntryType,
+    kind: string,
+    details: JsonObject,
+    failCode: VaultStoreErrorCode,
+  ): AuditEntry {
+    const s = this.requireSession();
+    if (!isAuditKind(kind))
+      throw new VaultStoreError('invalid_argument', 'audit kind must match [a-z0-9_.:-]{1,64}');
+    if (!isJsonObject(details))
+      throw new VaultStoreError('invalid_argument', 'audit details must be an object');
+    const seq = s.auditCount + 1;
+    const entry: AuditEntry = {
+      seq,
+      at: this.now(),
+      type,
+      kind,
+      details: JSON.parse(canonicalJson(details)) as JsonObject,
+    };
+    const record = signAuditRecord(s.auditHead, entry, s.signingSeed);
+    const label = auditLabel(seq);
+    const sealedRecord = sealJson(s.masterKey, record, label, this.random);
+    const sealedCheckpoint = sealJson(
+      s.masterKey,
+      { generation: s.generation, state_sha256: s.stateSha256, audit_count: seq, audit_head: record.hash },
+      HEAD_CHECKPOINT_LABEL,
+      this.random,
+    );
+    this.transact(failCode, () => {
+      this.insertState.run(label.purpose, sealedRecord);
+      this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
+    });
+    s.auditCount = seq;
+    s.auditHead = record.hash;
+    return structuredClone(entry);
+  }
+
+  private transact(failCode: VaultStoreErrorCode, write: () => void): void {
+    this.assertOpen();
+    try {
+      this.db.transaction(write).immediate();
+    } catch (error) {
+      throw new VaultStoreError(failCode, 'the write transaction was rolled back', { cause: error });
+    }
+  }
+
+  private loadSession(masterKey: Uint8Array): Session {
+    const deviceRow = this.selectState.get(DEVICE_KEYS_LABEL.purpose) as ValueRow | undefined;
+    const stateRow = this.selectState.get(STATE_LABEL.purpose) as ValueRow | undefined;
+    const checkpointRow = this.selectCheckpoint.get(HEAD_CHECKPOINT_LABEL.purpose) as ValueRow | undefined;
+    if (!deviceRow || !stateRow || !checkpointRow) throw new VaultStoreError('corrupt', 'missing rows');
+
+    const checkpoint = parseCheckpoint(openJson(masterKey, checkpointRow.value, HEAD_CHECKPOINT_LABEL));
+    const statePlain = openState(masterKey, stateRow.value, STATE_LABEL);
+    const stateSha256 = sha256Hex(statePlain);
+    let stateRecord: unknown;
+    try {
+      stateRecord = JSON.parse(utf8DecodeStrict(statePlain) ?? '');
+    } catch {
+      throw new VaultStoreError('corrupt', 'state is not JSON');
+    } finally {
+      wipe(statePlain);
+    }
+    const rec = stateRecord as { generation?: unknown; value?: unknown } | null;
+    if (!isJsonObject(rec) || !Number.isSafeInteger(rec.generation) || !isJsonObject(rec.value))
+      throw new VaultStoreError('corrupt', 'state shape');
+    // AUD-2: a checkpoint that does not describe the remaining state (rolled back or stale).
+    if (checkpoint.generation !== rec.generation || checkpoint.state_sha256 !== stateSha256)
+      throw new VaultStoreError('corrupt', 'state does not match its checkpoint');
+
+    const device = openState(masterKey, deviceRow.value, DEVICE_KEYS_LABEL);
+    if (device.length !== 2 * DEVICE_KEY_BYTES) {
+      wipe(device);
+      throw new VaultStoreError('corrupt', 'device keys length');
+    }
+    const signingSeed = device.slice(0, DEVICE_KEY_BYTES);
+    const exchangePrivateKey = device.slice(DEVICE_KEY_BYTES);
+    wipe(device);
+    // Computed so a damaged key row fails here, not at first signature.
+    x25519.getPublicKey(exchangePrivateKey);
+    return {
+      masterKey,
+      signingSeed,
+      signingPublicKey: ed25519.getPublicKey(signingSeed),
+      exchangePrivateKey,
+      generation: rec.generation as number,
+      stateSha256,
+      value: rec.value,
+      auditCount: checkpoint.audit_count,
+      auditHead: checkpoint.audit_head,
+    };
+  }
+
+  private assertOpen(): void {
+    if (!this.db.open) throw new VaultStoreError('closed');
+  }
+
+  private requireSession(): Session {
+    this.assertOpen();
+    if (!this.session) throw new VaultStoreError('locked');
+    return this.session;
+  }
+}

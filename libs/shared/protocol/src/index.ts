@@ -1,0 +1,33 @@
+// Public API of @arslan/protocol: wire schemas shared by every client surface.
+export {
+  IPC_VERSION,
+  MAX_FRAME_BYTES,
+  MAX_IPC_CLIENTS,
+  FRAME_DEADLINE_MS,
+  IDLE_CONNECTION_MS,
+  UNLOCK_IDLE_MS,
+  SUDO_MAX_MS,
+  SUDO_IDLE_MS,
+  MAX_PASSWORD_CHARS,
+  MAX_TITLE_CHARS,
+  MAX_BODY_BYTES,
+  MAX_IMPORT_ITEMS,
+} from './vault-ipc.limits';
+export {
+  IPC_ERROR_CODES,
+  type IpcErrorCode,
+  IPC_EXIT_CODES,
+  IpcError,
+  isIpcErrorCode,
+} from './vault-ipc.errors';
+export {
+  vaultOpArgs,
+  type VaultOp,
+  VAULT_OPS,
+  type VaultOpArgs,
+  requestWrapperSchema,
+  type VaultRequest,
+  responseWrapperSchema,
+  type VaultResponse,
+} from './vault-ipc.schema';
+export { parseVaultRequest, requestIdOf } from './vault-ipc.parse';

@@ -1,0 +1,59 @@
+/** Error codes on the vault IPC wire (IPC-1). Each transport maps domain errors to these in one place. */
+export const IPC_ERROR_CODES = [
+  'bad_request',
+  'frame_too_large',
+  'unknown_op',
+  'too_many_clients',
+  'timeout',
+  'not_initialized',
+  'already_initialized',
+  'locked',
+  'bad_password',
+  'rate_limited',
+  'sudo_required',
+  'not_found',
+  'conflicted',
+  'store_locked',
+  'io_failed',
+  'intent_failed',
+  'corrupt',
+  'internal',
+] as const;
+
+export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
+
+/** Stable process exit codes for CLIs, one per wire error (0 = success, 1 = usage, 2 = daemon unreachable). */
+export const IPC_EXIT_CODES: Record<IpcErrorCode, number> = {
+  bad_request: 3,
+  frame_too_large: 3,
+  unknown_op: 3,
+  too_many_clients: 4,
+  timeout: 4,
+  not_initialized: 5,
+  already_initialized: 6,
+  locked: 7,
+  bad_password: 8,
+  rate_limited: 9,
+  sudo_required: 10,
+  not_found: 11,
+  conflicted: 12,
+  store_locked: 13,
+  io_failed: 14,
+  intent_failed: 14,
+  corrupt: 15,
+  internal: 16,
+};
+
+export class IpcError extends Error {
+  readonly code: IpcErrorCode;
+
+  constructor(code: IpcErrorCode, message: string) {
+    super(message);
+    this.name = 'IpcError';
+    this.code = code;
+  }
+}
+
+export function isIpcErrorCode(value: unknown): value is IpcErrorCode {
+  return typeof value === 'string' && (IPC_ERROR_CODES as readonly string[]).includes(value);
+}
