@@ -20,3 +20,4 @@ export {
   verifyAuditRecords,
 } from './audit-chain';
 export { type OpenStoreOptions, type SqliteDurability, VaultStore, openStore } from './vault-store';
+export { VaultServiceError, type VaultServiceState, type VaultService } from './vault-service.port';

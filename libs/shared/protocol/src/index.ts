@@ -31,3 +31,11 @@ export {
   type VaultResponse,
 } from './vault-ipc.schema';
 export { parseVaultRequest, requestIdOf } from './vault-ipc.parse';
+export {
+  type VaultSummary,
+  type StatusResult,
+  type AssetSummary,
+  type ReadResult,
+  type HistoryEntry,
+  type VaultOpResults,
+} from './vault-ipc.results';

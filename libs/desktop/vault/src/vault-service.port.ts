@@ -1,0 +1,51 @@
+// The vault service surface the daemon's IPC layer calls (one method per data op).
+// Session policy — idle expiry of unlock (IPC-11), sudo (IPC-12/13), rate limits
+// while locked (IPC-14), one-writer serialisation (IPC-10) — belongs to the daemon,
+// not here. Every method throws VaultServiceError (codes = IPC wire codes).
+import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
+
+export class VaultServiceError extends Error {
+  readonly code: IpcErrorCode;
+
+  constructor(code: IpcErrorCode, message: string) {
+    super(message);
+    this.name = 'VaultServiceError';
+    this.code = code;
+  }
+}
+
+export interface VaultServiceState {
+  initialized: boolean;
+  unlocked: boolean;
+  deviceFingerprint: string | null;
+  vaults: VaultOpResults['vault_list']['vaults'];
+}
+
+export interface VaultService {
+  /** No side effects; safe while locked. */
+  state(): VaultServiceState;
+  /** Creates the store, identity, device keys and the default vault `personal` (already_initialized if present). Leaves it unlocked. */
+  init(password: string): Promise<VaultOpResults['init']>;
+  unlock(password: string): Promise<void>;
+  /** True if the password is the store password; for sudo (IPC-12). Never changes state. */
+  verifyPassword(password: string): Promise<boolean>;
+  /** Wipes keys (VAULT-19); idempotent. */
+  lock(): void;
+  vaultCreate(args: VaultOpArgs<'vault_create'>): VaultOpResults['vault_create'];
+  write(args: VaultOpArgs<'write'>): VaultOpResults['write'];
+  read(args: VaultOpArgs<'read'>): VaultOpResults['read'];
+  list(args: VaultOpArgs<'list'>): VaultOpResults['list'];
+  history(args: VaultOpArgs<'history'>): VaultOpResults['history'];
+  diff(args: VaultOpArgs<'diff'>): VaultOpResults['diff'];
+  delete(args: VaultOpArgs<'delete'>): VaultOpResults['delete'];
+  resolve(args: VaultOpArgs<'resolve'>): VaultOpResults['resolve'];
+  import(args: VaultOpArgs<'import'>): VaultOpResults['import'];
+  backup(args: VaultOpArgs<'backup'>): Promise<VaultOpResults['backup']>;
+  /** Only when no store exists yet: recovers a backup into a new identity (BAK-2..5). Leaves it unlocked. */
+  restore(args: VaultOpArgs<'restore'>): Promise<VaultOpResults['restore']>;
+  auditVerify(): VaultOpResults['audit_verify'];
+  /** IPC-15: while unlocked, record a failed operation in the signed audit (no secrets). */
+  recordFailure(op: string, code: IpcErrorCode): void;
+  /** Locks, closes the database and releases the directory lock. */
+  close(): void;
+}

@@ -1,0 +1,72 @@
+// Result shapes of each vault IPC op (snake_case on the wire). The daemon returns
+// exactly these; the daemon client and the CLI rely on them.
+
+export interface VaultSummary {
+  name: string;
+  vault_id: string;
+  device_only: boolean;
+}
+
+export interface StatusResult {
+  initialized: boolean;
+  unlocked: boolean;
+  /** Unix ms when the unlock expires if idle (IPC-11); null when locked. */
+  unlock_idle_expires_at: number | null;
+  /** Whether the calling terminal (its parent process) holds sudo (IPC-12). */
+  sudo: boolean;
+  device_fingerprint: string | null;
+  vaults: VaultSummary[];
+  data_dir: string;
+  pid: number;
+}
+
+export interface AssetSummary {
+  asset_id: string;
+  title: string;
+  /** live: one head; conflicted: several heads (HIST-2); deleted: a tombstone head (HIST-4). */
+  state: 'live' | 'conflicted' | 'deleted';
+  heads: string[];
+  updated_at: number;
+}
+
+export interface ReadResult {
+  vault: string;
+  asset_id: string;
+  revision_id: string;
+  title: string;
+  body: string;
+  state: 'live' | 'conflicted' | 'deleted';
+  heads: string[];
+  created_at: number;
+}
+
+export interface HistoryEntry {
+  revision_id: string;
+  parents: string[];
+  tombstone: boolean;
+  created_at: number;
+  device_fingerprint: string;
+}
+
+export interface VaultOpResults {
+  status: StatusResult;
+  init: { vault: string; vault_id: string; device_fingerprint: string };
+  unlock: { unlock_idle_expires_at: number };
+  lock: Record<string, never>;
+  sudo: { sudo_expires_at: number };
+  vault_create: VaultSummary;
+  vault_list: { vaults: VaultSummary[] };
+  write: { vault: string; asset_id: string; revision_id: string };
+  read: ReadResult;
+  list: { vault: string; assets: AssetSummary[] };
+  history: { vault: string; asset_id: string; revisions: HistoryEntry[] };
+  /** Unified diff of title and body between two revisions of one asset. */
+  diff: { vault: string; asset_id: string; from: string; to: string; diff: string };
+  delete: { vault: string; asset_id: string; revision_id: string };
+  resolve: { vault: string; asset_id: string; revision_id: string };
+  import: { vault: string; imported: { asset_id: string; revision_id: string; title: string }[] };
+  backup: { path: string; bytes: number; vaults: number; assets: number };
+  restore: { vaults: VaultSummary[]; device_fingerprint: string; assets: number };
+  audit_verify: { ok: boolean; entries: number; head: string | null; problem: string | null };
+  shutdown: Record<string, never>;
+}

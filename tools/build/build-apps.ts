@@ -1,0 +1,50 @@
+// npm run build: bundles each app entry with esbuild into dist/ (CommonJS, Node 20).
+// Bundling keeps ESM-only @noble/* code fast (no per-call CJS interop) and gives the
+// CLI and daemon one file each; native modules stay external.
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSync } from 'esbuild';
+
+const root = join(__dirname, '..', '..');
+
+/** entry (under the repo) -> output (under dist/) */
+export const APP_BUNDLES: { entry: string; out: string }[] = [
+  { entry: 'apps/cli/src/memories.ts', out: 'dist/cli/memories.cjs' },
+  { entry: 'apps/daemon/src/main.ts', out: 'dist/daemon/daemon.cjs' },
+];
+
+const NATIVE = ['better-sqlite3', 'argon2', '@arslan/peer-credentials-native'];
+
+export function buildApps(): string[] {
+  const { compilerOptions } = require(join(root, 'tsconfig.base.json')) as {
+    compilerOptions: { paths: Record<string, string[]> };
+  };
+  const alias = Object.fromEntries(
+    Object.entries(compilerOptions.paths).map(([name, [target]]) => [name, join(root, target as string)]),
+  );
+  const built: string[] = [];
+  for (const { entry, out } of APP_BUNDLES) {
+    if (!existsSync(join(root, entry))) continue;
+    mkdirSync(join(root, out, '..'), { recursive: true });
+    buildSync({
+      entryPoints: [join(root, entry)],
+      outfile: join(root, out),
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      mainFields: ['module', 'main'],
+      external: NATIVE,
+      alias,
+      sourcemap: 'linked',
+      logLevel: 'warning',
+    });
+    built.push(out);
+  }
+  return built;
+}
+
+if (require.main === module) {
+  const built = buildApps();
+  console.log(built.length ? `built ${built.join(', ')}` : 'no app entries to build yet');
+}
