@@ -79,7 +79,13 @@ function attack(
     }
     case 'replace_owner': {
       const removed = body.members.filter((m) => m.role !== 'owner');
-      const stranger = { id: person('nina').id, name: 'nina', role: 'owner' as const, devices: [] };
+      const stranger = {
+        id: person('nina').id,
+        name: 'nina',
+        role: 'owner' as const,
+        devices: [],
+        selfEnrollment: true,
+      };
       return { ...body, members: keepOneOwner ? [...removed, stranger] : removed };
     }
     case 'rename_owner':
@@ -93,7 +99,12 @@ function attack(
       return {
         ...body,
         revoked: [...body.revoked, fp],
-        members: body.members.map((m) => ({ ...m, devices: m.devices.filter((d) => d !== fp) })),
+        // As an honest revocation does: the holder's self-enrolment is suspended (DEV-5).
+        members: body.members.map((m) => ({
+          ...m,
+          devices: m.devices.filter((d) => d !== fp),
+          selfEnrollment: m.selfEnrollment && !m.devices.includes(fp),
+        })),
       };
     }
     case 'unrevoke':
@@ -153,10 +164,18 @@ describe('policy authority properties', () => {
     expect(controls).toBeGreaterThan(50);
   });
 
-  it('POL-3..POL-8: proposePolicyChange accepts exactly what the verifier accepts', () => {
+  it('POL-3..POL-8, DEV-5: proposePolicyChange accepts exactly what the verifier accepts', () => {
+    // Also from a head where Rita and Adam lost a device, so self-enrolment is suspended (DEV-5).
+    const heads = [
+      adminHead,
+      proposePolicyChange(
+        adminHead,
+        ['rita-phone', 'adam-phone'].map((d) => ({ kind: 'revoke_device' as const, fingerprint: device(d) })),
+        owner.seed,
+      ),
+    ];
     fc.assert(
-      fc.property(stepArb(), (step) => {
-        const head = standardGenesis();
+      fc.property(fc.constantFrom(...heads), stepArb(), (head, step) => {
         const honest = { ...step, tamper: 'none' as const };
         const next = candidate(head, honest);
         if (!next) return;

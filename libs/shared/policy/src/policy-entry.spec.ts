@@ -33,7 +33,15 @@ describe('policy entry shape (POL-1)', () => {
       seq: 0,
       prevHash: null,
       epoch: 0,
-      members: [{ id: owner.id, name: 'olivia', role: 'owner', devices: [device('olivia-phone')] }],
+      members: [
+        {
+          id: owner.id,
+          name: 'olivia',
+          role: 'owner',
+          devices: [device('olivia-phone')],
+          selfEnrollment: true,
+        },
+      ],
       revoked: [],
       signer: owner.id,
       signature: expect.stringMatching(/^[0-9a-f]{128}$/),
@@ -65,6 +73,13 @@ describe('policy entry shape (POL-1)', () => {
     ['a bad vault id', mutate({ vaultId: '../x' })],
     ['a short signature', mutate({ signature: 'ab' })],
     ['a numeric signer', mutate({ signer: 5 })],
+    [
+      'a missing selfEnrollment flag',
+      mutate({ members: [{ ...(({ selfEnrollment: _f, ...rest }) => rest)(genesis.members[0]!) }] }),
+    ],
+    ['a non-boolean selfEnrollment flag', memberPatch({ selfEnrollment: 1 })],
+    ['a string selfEnrollment flag', memberPatch({ selfEnrollment: 'true' })],
+    ['an unknown member key', memberPatch({ selfEnrolment: true })],
   ])('rejects an entry with %s as malformed', (_what, value) => {
     expect(code(() => parsePolicyEntry(value))).toBe('malformed');
   });
@@ -73,7 +88,13 @@ describe('policy entry shape (POL-1)', () => {
     const a = person('a');
     const b = person('b');
     const [lo, hi] = a.id < b.id ? [a, b] : [b, a];
-    const m = (p: typeof a, name: string, devices: string[]) => ({ id: p.id, name, role: 'reader', devices });
+    const m = (p: typeof a, name: string, devices: string[]) => ({
+      id: p.id,
+      name,
+      role: 'reader',
+      devices,
+      selfEnrollment: true,
+    });
     const owner0 = { ...m(lo, 'lo', []), role: 'owner' };
     expect(code(() => parsePolicyEntry(mutate({ members: [m(hi, 'hi', []), owner0] })))).toBe('malformed');
     expect(code(() => parsePolicyEntry(mutate({ members: [owner0, m(hi, 'lo', [])] })))).toBe('malformed');
@@ -109,6 +130,7 @@ describe('canonical encoding and hash', () => {
       lp(utf8Encode('olivia')),
       lp(utf8Encode('owner')),
       lp(concatBytes(u32be(1), lp(hex(device('olivia-phone'))))),
+      lp(Uint8Array.of(1)),
     );
     const expected = concatBytes(
       lp(utf8Encode('arslan-policy/v1')),
@@ -138,6 +160,7 @@ describe('canonical encoding and hash', () => {
       { ...genesis, members: [{ ...genesis.members[0]!, name: 'olivia2' }] },
       { ...genesis, members: [{ ...genesis.members[0]!, role: 'admin' }] },
       { ...genesis, members: [{ ...genesis.members[0]!, devices: [] }] },
+      { ...genesis, members: [{ ...genesis.members[0]!, selfEnrollment: false }] },
       { ...genesis, signature: genesis.signature.replace(/^./, (c) => (c === '0' ? '1' : '0')) },
     ];
     for (const v of variants) expect(policyEntryHash(v)).not.toBe(base);
@@ -147,8 +170,8 @@ describe('canonical encoding and hash', () => {
     const two = (d1: string[], d2: string[]) => ({
       ...genesis,
       members: [
-        { id: 'aa'.repeat(32), name: 'x', role: 'owner' as const, devices: d1 },
-        { id: 'bb'.repeat(32), name: 'y', role: 'reader' as const, devices: d2 },
+        { id: 'aa'.repeat(32), name: 'x', role: 'owner' as const, devices: d1, selfEnrollment: true },
+        { id: 'bb'.repeat(32), name: 'y', role: 'reader' as const, devices: d2, selfEnrollment: true },
       ],
     });
     const [d1, d2] = [device('1'), device('2')].sort();
@@ -158,4 +181,4 @@ describe('canonical encoding and hash', () => {
   });
 });
 
-const KNOWN_GENESIS_HASH = '2af3a7e96fbdcfcf64e1549cdd7aa93e2bdb8f71b2610ec8c3d73385dd267291';
+const KNOWN_GENESIS_HASH = '1a785ffab90cf6eaffca5bf4a49fabc0866f745135a75302d9107c95fb4f4d09';

@@ -64,7 +64,13 @@ describe('Admin limits (POL-6, POL-9)', () => {
   });
 
   it('POL-6: an Admin cannot replace the Owner by removing them and inviting a new Owner', () => {
-    const nina = { id: person('nina').id, name: 'nina', role: 'owner' as const, devices: [] };
+    const nina = {
+      id: person('nina').id,
+      name: 'nina',
+      role: 'owner' as const,
+      devices: [],
+      selfEnrollment: true,
+    };
     const replace = (b: Parameters<Parameters<typeof forge>[1]>[0]) => ({
       ...b,
       members: [...b.members.filter((m) => m.role !== 'owner'), nina],

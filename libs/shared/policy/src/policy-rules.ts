@@ -64,8 +64,8 @@ function setDiff(a: readonly string[], b: readonly string[]): string[] {
 }
 
 /**
- * POL-3..POL-7, POL-9: may `signerId`, with its role in `prev`, make every
- * difference between `prev` and `next`? Throws `not_authorized` naming the rule.
+ * POL-3..POL-7, POL-9, DEV-5: may `signerId`, with its role in `prev`, make
+ * every difference between `prev` and `next`? Throws `not_authorized` naming the rule.
  */
 export function authorizeTransition(prev: PolicyBody, next: PolicyBody, signerId: string): void {
   const before = byId(prev);
@@ -78,6 +78,7 @@ export function authorizeTransition(prev: PolicyBody, next: PolicyBody, signerId
     deny('only the Owner may revoke devices (POL-6, POL-9)');
   }
   const after = byId(next);
+  const newlyRevoked = new Set(setDiff(next.revoked, prev.revoked));
   for (const id of new Set([...before.keys(), ...after.keys()])) {
     const p = before.get(id);
     const n = after.get(id);
@@ -87,7 +88,8 @@ export function authorizeTransition(prev: PolicyBody, next: PolicyBody, signerId
       if (touchesOwner && !isOwner) deny('only the Owner may add or remove an Owner (POL-6, POL-7, POL-9)');
       continue;
     }
-    const membershipChanged = p.role !== n.role || p.name !== n.name;
+    checkSelfEnrollment(p, n, newlyRevoked, id === signerId, isOwner);
+    const membershipChanged = p.role !== n.role || p.name !== n.name || p.selfEnrollment !== n.selfEnrollment;
     const devicesChanged = setDiff(n.devices, p.devices).length + setDiff(p.devices, n.devices).length > 0;
     if (!membershipChanged && !devicesChanged) continue;
     if (touchesOwner && !isOwner)
@@ -96,6 +98,36 @@ export function authorizeTransition(prev: PolicyBody, next: PolicyBody, signerId
     if (devicesChanged && id !== signerId && !isAdmin) {
       deny("authorizing another member's devices needs Admin or Owner (POL-4, POL-5)");
     }
+  }
+}
+
+/**
+ * DEV-5 for one member present in both entries. A revocation of a device the
+ * member listed in `p` suspends their self-enrolment; only the Owner restores
+ * it; and while it is suspended in `p`, the member's own key (unless it is the
+ * Owner's) may not add devices to the member's own allow-list.
+ */
+function checkSelfEnrollment(
+  p: PolicyMember,
+  n: PolicyMember,
+  newlyRevoked: ReadonlySet<string>,
+  signedBySelf: boolean,
+  signerIsOwner: boolean,
+): void {
+  if (n.selfEnrollment && p.devices.some((fp) => newlyRevoked.has(fp))) {
+    deny(`DEV-5: revoking a device of ${p.id} must suspend that member's self-enrolment`);
+  }
+  if (!p.selfEnrollment && n.selfEnrollment && !signerIsOwner) {
+    deny(`DEV-5: only the Owner may restore self-enrolment of ${p.id}`);
+  }
+  if (!p.selfEnrollment && signedBySelf && !signerIsOwner && setDiff(n.devices, p.devices).length > 0) {
+    deny(
+      `DEV-5: self-enrolment of ${p.id} is suspended since a device was revoked; ` +
+        'its own key may not add devices (an Admin or the Owner may)',
+    );
+  }
+  if (p.selfEnrollment && !n.selfEnrollment && newlyRevoked.size === 0) {
+    deny(`DEV-5: self-enrolment of ${p.id} is suspended only by revoking a device`);
   }
 }
 

@@ -9,7 +9,7 @@ import { PolicyError } from '../policy.errors';
 import { checkTransition, expectedEpoch } from '../policy-rules';
 import { signPolicyEntry } from '../policy-signer';
 import { ROLES } from '../roles';
-import { device, errorCode, person, type Person } from './policy-fixtures';
+import { device, person, type Person } from './policy-fixtures';
 
 export const CAST = ['olivia', 'adam', 'ada', 'eve', 'rita', 'nina', 'omar'] as const;
 export const DEVICES = [...CAST.map((l) => `${l}-phone`), 'd0', 'd1', 'd2', 'd3'].map(device);
@@ -23,9 +23,18 @@ const OP_KINDS = [
   'remove_device',
   'revoke_device',
   'transfer_ownership',
+  'restore_self_enrollment',
 ] as const;
 /** Edits no honest proposer makes; they attack the verifier directly. */
-const TAMPERS = ['none', 'none', 'drop_revocation', 'relist_revoked', 'second_owner', 'no_owner'] as const;
+const TAMPERS = [
+  'none',
+  'none',
+  'drop_revocation',
+  'relist_revoked',
+  'second_owner',
+  'no_owner',
+  'restore_self_enrollment',
+] as const;
 
 export interface OpSpec {
   readonly kind: (typeof OP_KINDS)[number];
@@ -36,13 +45,18 @@ export interface OpSpec {
 export interface StepSpec {
   readonly signer: number;
   readonly signerIsOwner: boolean;
+  /** Unless the Owner signs: the member the first op targets signs (self-service, POL-4). */
+  readonly signerIsSubject: boolean;
   readonly ops: readonly OpSpec[];
   readonly tamper: (typeof TAMPERS)[number];
   /** Append even if the rules reject it (then the whole history must fail verification). */
   readonly forced: boolean;
 }
 
-export function stepArb(kinds: readonly OpSpec['kind'][] = OP_KINDS): fc.Arbitrary<StepSpec> {
+export function stepArb(
+  kinds: readonly OpSpec['kind'][] = OP_KINDS,
+  tampers: readonly StepSpec['tamper'][] = TAMPERS,
+): fc.Arbitrary<StepSpec> {
   const op = fc.record({
     kind: fc.constantFrom(...kinds),
     who: fc.nat({ max: 50 }),
@@ -52,8 +66,9 @@ export function stepArb(kinds: readonly OpSpec['kind'][] = OP_KINDS): fc.Arbitra
   return fc.record({
     signer: fc.nat({ max: 50 }),
     signerIsOwner: fc.boolean(),
+    signerIsSubject: fc.boolean(),
     ops: fc.array(op, { minLength: 1, maxLength: 3 }),
-    tamper: fc.constantFrom(...TAMPERS),
+    tamper: fc.constantFrom(...tampers),
     forced: fc.boolean(),
   });
 }
@@ -71,6 +86,8 @@ export function resolveOp(head: PolicyBody, spec: OpSpec): PolicyChange {
         kind: 'add_member',
         member: { id: person(label).id, name: label, role, devices: [fingerprint] },
       };
+    case 'restore_self_enrollment':
+      return { kind: 'restore_self_enrollment', memberId: member.id };
     case 'remove_member':
       return { kind: 'remove_member', memberId: member.id };
     case 'set_role':
@@ -115,6 +132,9 @@ function tamper(body: PolicyBody, how: StepSpec['tamper'], n: number): PolicyBod
     case 'no_owner':
       members[target] = { ...members[target]!, role: how === 'second_owner' ? 'owner' : 'admin' };
       return { ...body, members };
+    case 'restore_self_enrollment':
+      // Every suspension lifted, whoever signs (DEV-5: only the Owner may).
+      return { ...body, members: members.map((m) => ({ ...m, selfEnrollment: true })) };
   }
 }
 
@@ -122,6 +142,11 @@ export function signerFor(head: PolicyBody, step: StepSpec): Person {
   if (step.signerIsOwner) {
     const owner = head.members.find((m) => m.role === 'owner');
     const label = CAST.find((l) => person(l).id === owner?.id);
+    if (label) return person(label);
+  }
+  if (step.signerIsSubject && step.ops[0]) {
+    const subject = pick(head.members, step.ops[0].who);
+    const label = CAST.find((l) => person(l).id === subject.id);
     if (label) return person(label);
   }
   return person(pick(CAST, step.signer));
@@ -156,15 +181,26 @@ export function candidate(head: PolicyEntry, step: StepSpec): PolicyEntry | unde
  * Builds a history step by step. A step is appended when the transition rules
  * accept it (a cheap, signature-free gate) OR when the step is `forced`: then
  * it is appended unjudged, and only `verifyPolicyHistory` can catch it.
+ * `onRejected` sees every error of the gate (to measure what a property exercised).
  */
-export function buildHistory(start: readonly PolicyEntry[], steps: readonly StepSpec[]): PolicyEntry[] {
+export function buildHistory(
+  start: readonly PolicyEntry[],
+  steps: readonly StepSpec[],
+  onRejected: (error: PolicyError) => void = () => undefined,
+): PolicyEntry[] {
   const history = [...start];
   for (const step of steps) {
     const head = history[history.length - 1]!;
     const c = candidateBody(head, step);
     if (!c) continue;
-    const accepted =
-      errorCode(() => checkTransition(head, policyEntryHash(head), c.body, c.signer.id)) === 'ok';
+    let accepted = true;
+    try {
+      checkTransition(head, policyEntryHash(head), c.body, c.signer.id);
+    } catch (e) {
+      if (!(e instanceof PolicyError)) throw e;
+      accepted = false;
+      onRejected(e);
+    }
     if (accepted || step.forced) history.push(signPolicyEntry(c.body, c.signer.seed));
   }
   return history;

@@ -70,6 +70,7 @@ export function standardGenesis(revoked: readonly string[] = []): PolicyEntry {
     name: label,
     role,
     devices: [device(`${label}-phone`)],
+    selfEnrollment: true,
   }));
   const body = { vaultId: VAULT, seq: 0, prevHash: null, epoch: 0, members, revoked: [...revoked] };
   return signPolicyEntry(body, person('olivia').seed);
