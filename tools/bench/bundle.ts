@@ -1,5 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -28,10 +27,15 @@ export async function importBundled<T>(source: string, platform: 'neutral' | 'no
     platform,
     mainFields: ['module', 'main'],
     target: 'node20',
+    // Native addons load from node_modules as usual.
+    external: ['better-sqlite3', 'argon2'],
     alias,
     logLevel: 'silent',
   });
-  const file = join(mkdtempSync(join(tmpdir(), 'arslan-bench-')), 'bundle.mjs');
+  // Inside the repo, so the bundle's external imports resolve from its node_modules.
+  const cache = join(root, 'node_modules', '.cache', 'arslan-bench');
+  mkdirSync(cache, { recursive: true });
+  const file = join(mkdtempSync(join(cache, 'bundle-')), 'bundle.mjs');
   writeFileSync(file, result.outputFiles[0]!.contents);
   return (await import(pathToFileURL(file).href)) as T;
 }

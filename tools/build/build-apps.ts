@@ -1,7 +1,7 @@
 // npm run build: bundles each app entry with esbuild into dist/ (CommonJS, Node 20).
 // Bundling keeps ESM-only @noble/* code fast (no per-call CJS interop) and gives the
 // CLI and daemon one file each; native modules stay external.
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSync } from 'esbuild';
 
@@ -15,30 +15,35 @@ export const APP_BUNDLES: { entry: string; out: string }[] = [
 
 const NATIVE = ['better-sqlite3', 'argon2', '@arslan/peer-credentials-native'];
 
-export function buildApps(): string[] {
-  const { compilerOptions } = require(join(root, 'tsconfig.base.json')) as {
+/** Bundles one TypeScript entry (repo-relative) into a CommonJS file (repo-relative). */
+export function bundleCjs(entry: string, out: string): void {
+  const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
     compilerOptions: { paths: Record<string, string[]> };
   };
   const alias = Object.fromEntries(
     Object.entries(compilerOptions.paths).map(([name, [target]]) => [name, join(root, target as string)]),
   );
+  mkdirSync(join(root, out, '..'), { recursive: true });
+  buildSync({
+    entryPoints: [join(root, entry)],
+    outfile: join(root, out),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    mainFields: ['module', 'main'],
+    external: NATIVE,
+    alias,
+    sourcemap: 'linked',
+    logLevel: 'warning',
+  });
+}
+
+export function buildApps(): string[] {
   const built: string[] = [];
   for (const { entry, out } of APP_BUNDLES) {
     if (!existsSync(join(root, entry))) continue;
-    mkdirSync(join(root, out, '..'), { recursive: true });
-    buildSync({
-      entryPoints: [join(root, entry)],
-      outfile: join(root, out),
-      bundle: true,
-      platform: 'node',
-      format: 'cjs',
-      target: 'node20',
-      mainFields: ['module', 'main'],
-      external: NATIVE,
-      alias,
-      sourcemap: 'linked',
-      logLevel: 'warning',
-    });
+    bundleCjs(entry, out);
     built.push(out);
   }
   return built;

@@ -21,3 +21,14 @@ export {
 } from './audit-chain';
 export { type OpenStoreOptions, type SqliteDurability, VaultStore, openStore } from './vault-store';
 export { VaultServiceError, type VaultServiceState, type VaultService } from './vault-service.port';
+export { type SealedRowInput, type CommitOptions } from './vault-store';
+export {
+  type VaultServiceOptions,
+  type LoadedRevision,
+  LocalVaultService,
+  createVaultService,
+} from './vault-service';
+export { toServiceError } from './vault-service.errors';
+export { unifiedDiff } from './text-diff';
+export { deviceFingerprintOf } from './device-identity';
+export { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader } from './backup-envelope';

@@ -11,6 +11,8 @@ export interface HeadCheckpoint {
   state_sha256: string;
   audit_count: number;
   audit_head: string;
+  /** Extra insert-only rows (commitState options.rows); absent = 0 (stores before rows existed). */
+  row_count?: number;
 }
 
 export const DEVICE_KEY_BYTES = 32;
@@ -56,7 +58,8 @@ export function parseCheckpoint(value: unknown): HeadCheckpoint {
     !Number.isSafeInteger(v.generation) ||
     !Number.isSafeInteger(v.audit_count) ||
     typeof v.state_sha256 !== 'string' ||
-    typeof v.audit_head !== 'string'
+    typeof v.audit_head !== 'string' ||
+    (v.row_count !== undefined && !Number.isSafeInteger(v.row_count))
   )
     throw new VaultStoreError('corrupt', 'checkpoint shape');
   return v as HeadCheckpoint;

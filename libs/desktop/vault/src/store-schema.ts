@@ -47,6 +47,24 @@ export function auditLabel(seq: number): SealedValueLabel {
 export const AUDIT_PURPOSE_FROM = 'audit.';
 export const AUDIT_PURPOSE_TO = 'audit/';
 
+/**
+ * Extra rows of `state` (commitState options.rows): any sealed-value purpose except
+ * the reserved `vault-state`, `device-keys` and `audit.*`.
+ */
+export function isExtraRowPurpose(purpose: unknown): purpose is string {
+  return (
+    typeof purpose === 'string' &&
+    /^[a-z0-9_.-]{1,64}$/.test(purpose) &&
+    purpose !== STATE_LABEL.purpose &&
+    purpose !== DEVICE_KEYS_LABEL.purpose &&
+    !purpose.startsWith(AUDIT_PURPOSE_FROM)
+  );
+}
+
+export const COUNT_EXTRA_ROWS_SQL = `SELECT COUNT(*) AS n FROM state
+  WHERE purpose NOT IN ('${STATE_LABEL.purpose}', '${DEVICE_KEYS_LABEL.purpose}')
+  AND NOT (purpose >= '${AUDIT_PURPOSE_FROM}' AND purpose < '${AUDIT_PURPOSE_TO}')`;
+
 /** SQLite `synchronous` values; FULL = 2. */
 export const SYNCHRONOUS_FULL = 2;
 

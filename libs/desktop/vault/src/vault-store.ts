@@ -5,8 +5,12 @@ import { bytesToHex, utf8DecodeStrict, utf8Encode, wipe } from '@arslan/util';
 import {
   type KeyringHeader,
   type PasswordKdf,
+  type CreatedEpochKey,
   type RandomSource,
+  type SealedValueLabel,
+  createEpochKey,
   openState,
+  unwrapEpochKey,
   sealState,
   systemRandom,
   unlockKeyring,
@@ -21,11 +25,13 @@ import {
   signAuditRecord,
   verifyAuditRecords,
 } from './audit-chain';
-import { canonicalJson, isJsonObject, type JsonObject } from './canonical-json';
+import { canonicalJson, isJsonObject, type JsonObject, type JsonValue } from './canonical-json';
 import { acquireDirectoryLock, type DirectoryLock } from './directory-lock';
 import {
   AUDIT_PURPOSE_FROM,
   AUDIT_PURPOSE_TO,
+  COUNT_EXTRA_ROWS_SQL,
+  isExtraRowPurpose,
   DEVICE_KEYS_LABEL,
   HEAD_CHECKPOINT_LABEL,
   STATE_LABEL,
@@ -68,6 +74,19 @@ interface Session {
   value: JsonObject;
   auditCount: number;
   auditHead: string;
+  /** Extra sealed rows written through commitState (insert-only); checked at unlock (AUD-2). */
+  rowCount: number;
+}
+
+/** One extra sealed row written with a state commit (its purpose is in the AAD). */
+export interface SealedRowInput {
+  purpose: string;
+  value: JsonValue;
+}
+
+export interface CommitOptions {
+  /** Insert-only rows committed in the same transaction as the state and checkpoint. */
+  rows?: readonly SealedRowInput[];
 }
 
 /**
@@ -116,6 +135,7 @@ export class VaultStore {
   private readonly selectState: Database.Statement;
   private readonly selectCheckpoint: Database.Statement;
   private readonly selectAudit: Database.Statement;
+  private readonly countExtraRows: Database.Statement;
 
   /** Use openStore(). */
   constructor(db: Database.Database, lock: DirectoryLock, header: KeyringHeader, options: OpenStoreOptions) {
@@ -135,6 +155,7 @@ export class VaultStore {
     );
     this.selectState = db.prepare('SELECT purpose, value FROM state WHERE purpose = ?');
     this.selectCheckpoint = db.prepare('SELECT purpose, value FROM checkpoints WHERE purpose = ?');
+    this.countExtraRows = db.prepare(COUNT_EXTRA_ROWS_SQL);
     this.selectAudit = db.prepare(
       'SELECT purpose, value FROM state WHERE purpose >= ? AND purpose < ? ORDER BY purpose',
     );
@@ -222,14 +243,27 @@ export class VaultStore {
    * change. Any failure leaves database and live state as before (`commit_failed`).
    * Returns the new generation.
    */
-  commitState(mutator: (draft: JsonObject) => JsonObject | void): number {
+  commitState(mutator: (draft: JsonObject) => JsonObject | void, options: CommitOptions = {}): number {
     const s = this.requireSession();
     const draft = structuredClone(s.value);
     const returned = mutator(draft);
     if (this.session !== s) throw new VaultStoreError('locked', 'locked during commit');
     const next = returned === undefined ? draft : returned;
     if (!isJsonObject(next)) throw new VaultStoreError('invalid_argument', 'state must be an object');
+    const rows = options.rows ?? [];
+    const sealedRows = rows.map((row) => {
+      if (!isExtraRowPurpose(row?.purpose))
+        throw new VaultStoreError(
+          'invalid_argument',
+          'row purpose must match [a-z0-9_.-]{1,64} and not be reserved',
+        );
+      return {
+        purpose: row.purpose,
+        sealed: sealJson(s.masterKey, row.value, this.rowLabel(row.purpose), this.random),
+      };
+    });
     const generation = s.generation + 1;
+    const rowCount = s.rowCount + sealedRows.length;
     const text = canonicalJson({ generation, value: next });
     const statePlain = utf8Encode(text);
     const stateSha256 = sha256Hex(statePlain);
@@ -241,18 +275,92 @@ export class VaultStore {
     }
     const sealedCheckpoint = sealJson(
       s.masterKey,
-      { generation, state_sha256: stateSha256, audit_count: s.auditCount, audit_head: s.auditHead },
+      {
+        generation,
+        state_sha256: stateSha256,
+        audit_count: s.auditCount,
+        audit_head: s.auditHead,
+        row_count: rowCount,
+      },
       HEAD_CHECKPOINT_LABEL,
       this.random,
     );
     this.transact('commit_failed', () => {
+      for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
       this.upsertState.run(STATE_LABEL.purpose, sealedState);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
     });
     s.value = (JSON.parse(text) as { value: JsonObject }).value;
     s.generation = generation;
     s.stateSha256 = stateSha256;
+    s.rowCount = rowCount;
     return generation;
+  }
+
+  /** One extra row written by commitState, opened (AEAD binds the purpose); undefined if absent. */
+  readRow(purpose: string): JsonValue | undefined {
+    const s = this.requireSession();
+    if (!isExtraRowPurpose(purpose)) throw new VaultStoreError('invalid_argument', 'row purpose');
+    const row = this.selectState.get(purpose) as ValueRow | undefined;
+    if (!row) return undefined;
+    try {
+      return openJson(s.masterKey, row.value, this.rowLabel(purpose)) as JsonValue;
+    } catch (error) {
+      throw toStoreError(error, 'corrupt', 'a sealed row failed to open');
+    }
+  }
+
+  /** Number of extra rows (matches the checkpoint; checked at unlock). */
+  get rowCount(): number {
+    return this.requireSession().rowCount;
+  }
+
+  /**
+   * True if `password` unwraps the master key (keyring header check). The derived key
+   * is wiped at once; the lock state does not change. Other failures throw.
+   */
+  async checkPassword(password: Uint8Array): Promise<boolean> {
+    this.assertOpen();
+    assertPassword(password);
+    try {
+      wipe(await unlockKeyring(this.kdf, password, this.header));
+      return true;
+    } catch (error) {
+      const mapped = toStoreError(error, 'io_failed', 'key derivation failed');
+      if (mapped.code === 'bad_password') return false;
+      throw mapped;
+    }
+  }
+
+  /** VAULT-7: a new epoch key, wrapped under the master key (caller wipes `epochKey`). */
+  createEpochKey(vaultId: string, epoch: number): CreatedEpochKey {
+    const s = this.requireSession();
+    return createEpochKey(s.masterKey, vaultId, epoch, this.random);
+  }
+
+  /** VAULT-7: unwraps a stored epoch key (`corrupt` if it fails). Caller wipes the result. */
+  unwrapEpochKey(vaultId: string, epoch: number, wrapped: Uint8Array): Uint8Array {
+    const s = this.requireSession();
+    try {
+      return unwrapEpochKey(s.masterKey, vaultId, epoch, wrapped);
+    } catch (error) {
+      throw toStoreError(error, 'corrupt', 'epoch key');
+    }
+  }
+
+  /** The device's public keys (Ed25519 signing, X25519 exchange). */
+  devicePublicKeys(): { signing: Uint8Array; exchange: Uint8Array } {
+    const s = this.requireSession();
+    return { signing: s.signingPublicKey.slice(), exchange: x25519.getPublicKey(s.exchangePrivateKey) };
+  }
+
+  /** Runs `use` with the live device signing seed (wiped on lock; never keep a reference). */
+  withDeviceSeed<T>(use: (signingSeed: Uint8Array) => T): T {
+    return use(this.requireSession().signingSeed);
+  }
+
+  private rowLabel(purpose: string): SealedValueLabel {
+    return { table: 'state', purpose };
   }
 
   /**
@@ -317,7 +425,13 @@ export class VaultStore {
     const sealedRecord = sealJson(s.masterKey, record, label, this.random);
     const sealedCheckpoint = sealJson(
       s.masterKey,
-      { generation: s.generation, state_sha256: s.stateSha256, audit_count: seq, audit_head: record.hash },
+      {
+        generation: s.generation,
+        state_sha256: s.stateSha256,
+        audit_count: seq,
+        audit_head: record.hash,
+        row_count: s.rowCount,
+      },
       HEAD_CHECKPOINT_LABEL,
       this.random,
     );
@@ -363,6 +477,11 @@ export class VaultStore {
     if (checkpoint.generation !== rec.generation || checkpoint.state_sha256 !== stateSha256)
       throw new VaultStoreError('corrupt', 'state does not match its checkpoint');
 
+    // AUD-2: extra rows are insert-only; fewer (or more) than the checkpoint counts is tampering.
+    const rowCount = checkpoint.row_count ?? 0;
+    if ((this.countExtraRows.get() as { n: number }).n !== rowCount)
+      throw new VaultStoreError('corrupt', 'sealed rows do not match the checkpoint');
+
     const device = openState(masterKey, deviceRow.value, DEVICE_KEYS_LABEL);
     if (device.length !== 2 * DEVICE_KEY_BYTES) {
       wipe(device);
@@ -383,6 +502,7 @@ export class VaultStore {
       value: rec.value,
       auditCount: checkpoint.audit_count,
       auditHead: checkpoint.audit_head,
+      rowCount,
     };
   }
 

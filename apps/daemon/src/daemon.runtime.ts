@@ -1,0 +1,96 @@
+// The daemon's lifecycle: data dir (0700) → service → IPC server → pid file → one stdout line;
+// SIGTERM/SIGINT or the `shutdown` op stop it cleanly. Exit codes follow IPC_EXIT_CODES
+// (store locked by another process → 13).
+import { chmodSync, existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { daemonSocketPath } from '@arslan/daemon-client';
+import type { VaultService } from '@arslan/desktop-vault';
+import { IPC_EXIT_CODES, isIpcErrorCode } from '@arslan/protocol';
+import { startVaultIpcServer } from '@arslan/vault-ipc';
+import { parseDaemonArgs } from './daemon-args';
+
+export const PID_FILE_NAME = 'daemon.pid';
+export const SOCKET_LINE_PREFIX = 'ARSLAN_VAULT_SOCKET=';
+
+export interface DaemonDeps {
+  createService(dataDir: string): VaultService;
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+  /** Where SIGTERM/SIGINT arrive; defaults to `process`. */
+  signals?: NodeJS.EventEmitter;
+}
+
+function exitCodeOf(error: unknown): number {
+  const code = (error as { code?: unknown } | null)?.code;
+  return isIpcErrorCode(code) ? IPC_EXIT_CODES[code] : 1;
+}
+
+/** Runs until stopped; resolves with the process exit code. */
+export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Promise<number> {
+  let dataDir: string;
+  try {
+    ({ dataDir } = parseDaemonArgs(argv));
+  } catch (error) {
+    deps.stderr((error as Error).message);
+    return 1;
+  }
+  let service: VaultService | undefined;
+  try {
+    if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    service = deps.createService(dataDir);
+    const liveService = service;
+    const pidFile = join(dataDir, PID_FILE_NAME);
+    let resolveExit: (code: number) => void = () => undefined;
+    const exited = new Promise<number>((resolve) => (resolveExit = resolve));
+    let stopping = false;
+    const signals = deps.signals ?? process;
+
+    const stop = async () => {
+      if (stopping) return;
+      stopping = true;
+      signals.off('SIGTERM', onSignal);
+      signals.off('SIGINT', onSignal);
+      await server.close();
+      let code = 0;
+      try {
+        liveService.close();
+      } catch (error) {
+        deps.stderr(`closing the vault failed: ${(error as Error).message}`);
+        code = exitCodeOf(error);
+      }
+      try {
+        unlinkSync(pidFile);
+      } catch {
+        // already gone
+      }
+      resolveExit(code);
+    };
+    const onSignal = () => void stop();
+
+    const server = await startVaultIpcServer({
+      socketPath: daemonSocketPath(dataDir),
+      service,
+      dataDir,
+      onShutdown: () => void stop(),
+    });
+    signals.on('SIGTERM', onSignal);
+    signals.on('SIGINT', onSignal);
+    writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
+    chmodSync(pidFile, 0o600);
+    deps.stdout(`${SOCKET_LINE_PREFIX}${server.socketPath}`);
+    return await exited;
+  } catch (error) {
+    const code = exitCodeOf(error);
+    deps.stderr(
+      code === IPC_EXIT_CODES.store_locked
+        ? `the vault in ${dataDir} is in use by another process`
+        : `daemon failed to start: ${(error as Error).message}`,
+    );
+    try {
+      service?.close();
+    } catch {
+      // best effort
+    }
+    return code;
+  }
+}

@@ -1,0 +1,671 @@
+// createVaultService: the vault data ops over one VaultStore (VAULT, DEV-1/2, HIST, BAK, AUD).
+// Layout of the sealed state and rows: README.md, "Vault service".
+import fs from 'node:fs';
+import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
+import { createGenesisPolicy, verifyPolicyHistory, type PolicyEntry } from '@arslan/policy';
+import { verifyAgainstPolicy } from './revision-verify';
+import { bytesToHex, hexToBytes, utf8Encode, wipe } from '@arslan/util';
+import {
+  type DeviceCertificate,
+  type PasswordKdf,
+  type RandomSource,
+  type RevisionRecord,
+  generateUserIdentity,
+  issueDeviceCertificate,
+  openRevisionContent,
+  systemRandom,
+  writeRevision,
+} from '@arslan/vault-core';
+import { ed25519 } from '@noble/curves/ed25519.js';
+import { argon2idKdf } from './argon2-kdf';
+import { type AssetContent, decodeContent, encodeContent } from './asset-content';
+import { certificateFromJson, certificateToJson, deviceFingerprintOf } from './device-identity';
+import { storePath } from './store-schema';
+import { initStore } from './store-init';
+import { assetText, unifiedDiff } from './text-diff';
+import {
+  type AssetIndex,
+  type HeadInfo,
+  type ServiceStateJson,
+  type VaultIndex,
+  DEFAULT_VAULT,
+  IDENTITY_ROW,
+  SERVICE_STATE_VERSION,
+  asServiceState,
+  assetStateOf,
+  findAsset,
+  findVault,
+  isBootstrapped,
+  newestHead,
+  recordRevision,
+} from './vault-index';
+import { parseRevisionRow, revisionPurpose, revisionRowInput } from './revision-rows';
+import { mapErrors, mapErrorsAsync, serviceError } from './vault-service.errors';
+import type { VaultService, VaultServiceState } from './vault-service.port';
+import { type SealedRowInput, type VaultStore, openStore } from './vault-store';
+import type { JsonObject } from './canonical-json';
+import { backupVaults, restoreFromBackup } from './vault-backup';
+
+export interface VaultServiceOptions {
+  kdf?: PasswordKdf;
+  now?: () => number;
+  random?: RandomSource;
+}
+
+/** A verified, opened revision. */
+export interface LoadedRevision {
+  record: RevisionRecord;
+  createdAt: number;
+  fingerprint: string;
+}
+
+/** Per-unlock caches; epoch keys are wiped on lock (VAULT-19). */
+interface Caches {
+  policies: Map<string, { head: PolicyEntry; headHash: string }>;
+  epochKeys: Map<string, Uint8Array>;
+  certificate?: DeviceCertificate;
+  /** Read-only snapshot of the decrypted state for one store generation (frozen: never mutated). */
+  state?: { store: VaultStore; generation: number; value: ServiceStateJson };
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+/** Owner display name in every policy this service creates. */
+const OWNER_NAME = 'owner';
+
+function withPasswordBytes<T>(password: string, use: (bytes: Uint8Array) => Promise<T>): Promise<T> {
+  if (typeof password !== 'string' || password.length === 0)
+    throw serviceError('bad_request', 'password must be a non-empty string');
+  const bytes = utf8Encode(password);
+  return use(bytes).finally(() => wipe(bytes));
+}
+
+export function createVaultService(dataDir: string, options: VaultServiceOptions = {}): LocalVaultService {
+  return new LocalVaultService(dataDir, options);
+}
+
+export class LocalVaultService implements VaultService {
+  readonly dataDir: string;
+  /** @internal used by vault-backup.ts */
+  readonly kdf: PasswordKdf;
+  /** @internal */
+  readonly now: () => number;
+  /** @internal */
+  readonly random: RandomSource;
+  private store: VaultStore | undefined;
+  private caches: Caches = { policies: new Map(), epochKeys: new Map() };
+  private fingerprint: string | null = null;
+
+  constructor(dataDir: string, options: VaultServiceOptions = {}) {
+    this.dataDir = dataDir;
+    this.kdf = options.kdf ?? argon2idKdf;
+    this.now = options.now ?? Date.now;
+    this.random = options.random ?? systemRandom;
+    if (fs.existsSync(storePath(dataDir))) this.store = mapErrors('open', () => this.openOwnStore());
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  state(): VaultServiceState {
+    const unlocked = this.store?.isUnlocked === true;
+    return {
+      initialized: this.store !== undefined,
+      unlocked,
+      deviceFingerprint: this.fingerprint,
+      vaults: unlocked ? this.vaultSummaries() : [],
+    };
+  }
+
+  async init(password: string): Promise<VaultOpResults['init']> {
+    if (this.store || fs.existsSync(storePath(this.dataDir)))
+      throw serviceError('already_initialized', 'a vault store already exists');
+    return withPasswordBytes(password, (pw) =>
+      mapErrorsAsync('init', async () => {
+        await initStore(this.dataDir, pw, this.kdf, { random: this.random });
+        this.store = this.openOwnStore();
+        await this.unlockStore(pw);
+        const vault = findVault(this.serviceState(), DEFAULT_VAULT);
+        return {
+          vault: DEFAULT_VAULT,
+          vault_id: vault.vault_id,
+          device_fingerprint: this.fingerprint as string,
+        };
+      }),
+    );
+  }
+
+  async unlock(password: string): Promise<void> {
+    const store = this.requireStore();
+    await withPasswordBytes(password, (pw) => mapErrorsAsync('unlock', () => this.unlockStore(pw, store)));
+  }
+
+  async verifyPassword(password: string): Promise<boolean> {
+    const store = this.requireStore();
+    return withPasswordBytes(password, (pw) =>
+      mapErrorsAsync('verify password', () => store.checkPassword(pw)),
+    );
+  }
+
+  lock(): void {
+    this.store?.lock();
+    this.dropCaches();
+  }
+
+  close(): void {
+    this.dropCaches();
+    this.store?.close();
+    this.store = undefined;
+  }
+
+  // ---------------------------------------------------------------- vaults
+
+  vaultCreate(args: VaultOpArgs<'vault_create'>): VaultOpResults['vault_create'] {
+    return mapErrors('vault_create', () => {
+      const state = this.serviceState();
+      if (Object.hasOwn(state.vaults, args.name))
+        throw serviceError('bad_request', 'vault name already in use');
+      const index = this.withUserSeed((seed) => this.newVaultIndex(seed, args.device_only === true));
+      this.commit((draft) => {
+        draft.vaults[args.name] = index;
+      });
+      return { name: args.name, vault_id: index.vault_id, device_only: index.device_only };
+    });
+  }
+
+  // ---------------------------------------------------------------- assets
+
+  write(args: VaultOpArgs<'write'>): VaultOpResults['write'] {
+    return mapErrors('write', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      let assetId = args.asset_id;
+      let parents: string[] = [];
+      if (assetId === undefined) {
+        assetId = bytesToHex(this.random.randomBytes(16));
+      } else {
+        const asset = findAsset(vault, assetId);
+        if (assetStateOf(asset) === 'conflicted')
+          throw serviceError('conflicted', 'the asset is conflicted; use resolve');
+        parents = asset.heads.map((h) => h.id);
+      }
+      const id = this.appendRevisions(name, [
+        { assetId, parents, content: { title: args.title, body: args.body }, tombstone: false },
+      ]);
+      return { vault: name, asset_id: assetId, revision_id: id[0] as string };
+    });
+  }
+
+  /**
+   * Lower-level write with explicit parents (what a sync merge or a second writer produces).
+   * Parents must be revisions of this asset; it may create a conflict (HIST-2).
+   */
+  writeWithParents(args: {
+    vault?: string;
+    asset_id: string;
+    parents: string[];
+    title: string;
+    body: string;
+  }): VaultOpResults['write'] {
+    return mapErrors('write', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      for (const p of args.parents) {
+        const loaded = this.loadRevision(vault, p);
+        if (loaded.record.asset_id !== args.asset_id)
+          throw serviceError('bad_request', 'parent of another asset');
+      }
+      const id = this.appendRevisions(name, [
+        { assetId: args.asset_id, parents: args.parents, content: args, tombstone: false },
+      ]);
+      return { vault: name, asset_id: args.asset_id, revision_id: id[0] as string };
+    });
+  }
+
+  read(args: VaultOpArgs<'read'>): VaultOpResults['read'] {
+    return mapErrors('read', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      const asset = findAsset(vault, args.asset_id);
+      const state = assetStateOf(asset);
+      let revisionId = args.revision_id;
+      if (revisionId === undefined) {
+        if (state === 'deleted') throw serviceError('not_found', 'the asset is deleted');
+        revisionId = newestHead(asset).id;
+      }
+      const loaded = this.loadRevision(vault, revisionId);
+      if (loaded.record.asset_id !== args.asset_id) throw serviceError('not_found', 'no such revision');
+      const content = this.openContent(vault, loaded.record);
+      const details = { vault: name, asset_id: args.asset_id, revision_id: revisionId };
+      // VAULT-13: the intent is committed before the plaintext leaves this method.
+      return this.requireStore().withIntent('read', details, () => ({
+        ...details,
+        title: content.title,
+        body: content.body,
+        state,
+        heads: asset.heads.map((h) => h.id),
+        created_at: loaded.createdAt,
+      }));
+    });
+  }
+
+  list(args: VaultOpArgs<'list'>): VaultOpResults['list'] {
+    return mapErrors('list', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      const assets = Object.entries(vault.assets)
+        .map(([assetId, asset]) => ({
+          asset_id: assetId,
+          title: newestHead(asset).title,
+          state: assetStateOf(asset),
+          heads: asset.heads.map((h) => h.id),
+          updated_at: asset.updated_at,
+        }))
+        .filter((a) => args.include_deleted === true || a.state !== 'deleted')
+        .sort((a, b) => b.updated_at - a.updated_at || (a.asset_id < b.asset_id ? -1 : 1));
+      return { vault: name, assets };
+    });
+  }
+
+  history(args: VaultOpArgs<'history'>): VaultOpResults['history'] {
+    return mapErrors('history', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      const revisions = this.assetRevisions(vault, args.asset_id, findAsset(vault, args.asset_id)).map(
+        (r) => ({
+          revision_id: r.record.id,
+          parents: [...r.record.parents],
+          tombstone: r.record.tombstone,
+          created_at: r.createdAt,
+          device_fingerprint: r.fingerprint,
+        }),
+      );
+      revisions.sort((a, b) => a.created_at - b.created_at || (a.revision_id < b.revision_id ? -1 : 1));
+      return { vault: name, asset_id: args.asset_id, revisions };
+    });
+  }
+
+  diff(args: VaultOpArgs<'diff'>): VaultOpResults['diff'] {
+    return mapErrors('diff', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      findAsset(vault, args.asset_id);
+      const [from, to] = [args.from, args.to].map((id) => {
+        const loaded = this.loadRevision(vault, id);
+        if (loaded.record.asset_id !== args.asset_id) throw serviceError('not_found', 'no such revision');
+        return this.openContent(vault, loaded.record);
+      }) as [AssetContent, AssetContent];
+      const details = { vault: name, asset_id: args.asset_id, from: args.from, to: args.to };
+      return this.requireStore().withIntent('read', details, () => ({
+        ...details,
+        diff: unifiedDiff(assetText(from.title, from.body), assetText(to.title, to.body), args.from, args.to),
+      }));
+    });
+  }
+
+  delete(args: VaultOpArgs<'delete'>): VaultOpResults['delete'] {
+    return mapErrors('delete', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const asset = findAsset(findVault(this.serviceState(), name), args.asset_id);
+      const state = assetStateOf(asset);
+      if (state === 'conflicted') throw serviceError('conflicted', 'the asset is conflicted; use resolve');
+      if (state === 'deleted') throw serviceError('not_found', 'the asset is already deleted');
+      const head = newestHead(asset);
+      const id = this.appendRevisions(name, [
+        {
+          assetId: args.asset_id,
+          parents: [head.id],
+          content: { title: '', body: '' },
+          tombstone: true,
+          indexTitle: head.title,
+        },
+      ]);
+      return { vault: name, asset_id: args.asset_id, revision_id: id[0] as string };
+    });
+  }
+
+  resolve(args: VaultOpArgs<'resolve'>): VaultOpResults['resolve'] {
+    return mapErrors('resolve', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      const asset = findAsset(findVault(this.serviceState(), name), args.asset_id);
+      // HIST-3: the resolution names every head this writer can see.
+      const id = this.appendRevisions(name, [
+        {
+          assetId: args.asset_id,
+          parents: asset.heads.map((h) => h.id),
+          content: { title: args.title, body: args.body },
+          tombstone: false,
+        },
+      ]);
+      return { vault: name, asset_id: args.asset_id, revision_id: id[0] as string };
+    });
+  }
+
+  import(args: VaultOpArgs<'import'>): VaultOpResults['import'] {
+    return mapErrors('import', () => {
+      const name = args.vault ?? DEFAULT_VAULT;
+      findVault(this.serviceState(), name);
+      const items = args.items.map((item) => ({
+        assetId: bytesToHex(this.random.randomBytes(16)),
+        parents: [],
+        content: { title: item.title, body: item.body },
+        tombstone: false,
+      }));
+      const ids = this.appendRevisions(name, items);
+      return {
+        vault: name,
+        imported: items.map((item, i) => ({
+          asset_id: item.assetId,
+          revision_id: ids[i] as string,
+          title: item.content.title,
+        })),
+      };
+    });
+  }
+
+  // ---------------------------------------------------------------- backup / audit
+
+  async backup(args: VaultOpArgs<'backup'>): Promise<VaultOpResults['backup']> {
+    this.serviceState();
+    return withPasswordBytes(args.backup_password, (pw) =>
+      mapErrorsAsync('backup', () => backupVaults(this, args.path, pw)),
+    );
+  }
+
+  async restore(args: VaultOpArgs<'restore'>): Promise<VaultOpResults['restore']> {
+    if (this.store || fs.existsSync(storePath(this.dataDir)))
+      throw serviceError('already_initialized', 'restore needs an empty data directory');
+    return withPasswordBytes(args.backup_password, (backupPw) =>
+      withPasswordBytes(args.password, (pw) =>
+        mapErrorsAsync('restore', () => restoreFromBackup(this, args.path, backupPw, pw)),
+      ),
+    );
+  }
+
+  auditVerify(): VaultOpResults['audit_verify'] {
+    return mapErrors('audit_verify', () => {
+      const result = this.requireStore().verifyAuditChain();
+      if (result.ok) return { ok: true, entries: result.count, head: result.head, problem: null };
+      return { ok: false, entries: Math.max(0, result.seq - 1), head: null, problem: result.problem };
+    });
+  }
+
+  recordFailure(op: string, code: IpcErrorCode): void {
+    const store = this.store;
+    if (!store?.isUnlocked) return;
+    try {
+      store.recordAudit('op_failed', { op: String(op).slice(0, 64), code });
+    } catch {
+      // IPC-15 is best effort: a failing audit write must not mask the original error.
+    }
+  }
+
+  // ---------------------------------------------------------------- internals (also used by vault-backup.ts)
+
+  /** @internal */
+  requireStore(): VaultStore {
+    if (!this.store) throw serviceError('not_initialized', 'no vault store in this data directory');
+    return this.store;
+  }
+
+  /** @internal the decrypted service index (throws `locked`). */
+  serviceState(): ServiceStateJson {
+    const store = this.requireStore();
+    if (!store.isUnlocked) throw serviceError('locked', 'the vault is locked');
+    // One decrypted copy per committed generation instead of a deep copy per call.
+    const cached = this.caches.state;
+    if (cached && cached.store === store && cached.generation === store.generation) return cached.value;
+    const value = deepFreeze(asServiceState(store.getState()));
+    this.caches.state = { store, generation: store.generation, value };
+    return value;
+  }
+
+  /** @internal installs a freshly created store (restore). */
+  adoptStore(store: VaultStore): void {
+    this.store = store;
+  }
+
+  /** @internal */
+  openOwnStore(): VaultStore {
+    return openStore(this.dataDir, { kdf: this.kdf, random: this.random, now: this.now });
+  }
+
+  /** @internal commits a change of the service index plus extra sealed rows (one transaction). */
+  commit(mutate: (draft: ServiceStateJson) => void, rows: SealedRowInput[] = []): void {
+    this.requireStore().commitState(
+      (draft) => {
+        mutate(draft as unknown as ServiceStateJson);
+      },
+      { rows },
+    );
+  }
+
+  /** @internal runs `use` with the user identity seed (wiped afterwards). */
+  withUserSeed<T>(use: (seed: Uint8Array) => T): T {
+    const row = this.requireStore().readRow(IDENTITY_ROW) as { seed?: unknown } | undefined;
+    if (typeof row?.seed !== 'string') throw serviceError('corrupt', 'identity key missing');
+    const seed = hexToBytes(row.seed);
+    try {
+      return use(seed);
+    } finally {
+      wipe(seed);
+    }
+  }
+
+  /** @internal a new vault: random 16-byte id, policy genesis (this user Owner, this device allowed), epoch 0 key. */
+  newVaultIndex(userSeed: Uint8Array, deviceOnly: boolean): VaultIndex {
+    const vaultId = bytesToHex(this.random.randomBytes(16));
+    const genesis = createGenesisPolicy({
+      vaultId,
+      owner: { name: OWNER_NAME, devices: [this.deviceFingerprint()] },
+      ownerSeed: userSeed,
+    });
+    const created = this.requireStore().createEpochKey(vaultId, 0);
+    wipe(created.epochKey);
+    return {
+      vault_id: vaultId,
+      device_only: deviceOnly,
+      created_at: this.now(),
+      epoch: 0,
+      epoch_keys: { '0': bytesToHex(created.wrappedEpochKey) },
+      policy: [JSON.parse(JSON.stringify(genesis)) as PolicyEntry],
+      assets: {},
+    };
+  }
+
+  /** @internal this device's fingerprint (policy allow-list id). */
+  deviceFingerprint(): string {
+    const keys = this.requireStore().devicePublicKeys();
+    return deviceFingerprintOf(keys.signing, keys.exchange);
+  }
+
+  /** @internal the device certificate issued by `userSeed` (DEV-1). */
+  issueCertificate(userSeed: Uint8Array): DeviceCertificate {
+    const keys = this.requireStore().devicePublicKeys();
+    return issueDeviceCertificate(userSeed, {
+      deviceSigningKey: keys.signing,
+      deviceExchangeKey: keys.exchange,
+      createdAt: this.now(),
+    });
+  }
+
+  /** @internal the verified policy head of a vault (cached per unlock). */
+  policyOf(vault: VaultIndex): { head: PolicyEntry; headHash: string } {
+    let cached = this.caches.policies.get(vault.vault_id);
+    if (!cached) {
+      const verified = verifyPolicyHistory(vault.policy, { expectedVaultId: vault.vault_id });
+      cached = { head: verified.head, headHash: verified.headHash };
+      this.caches.policies.set(vault.vault_id, cached);
+    }
+    return cached;
+  }
+
+  /** @internal the (cached) epoch key of a vault; wiped on lock. */
+  epochKey(vault: VaultIndex, epoch: number): Uint8Array {
+    const cacheKey = `${vault.vault_id}:${epoch}`;
+    let key = this.caches.epochKeys.get(cacheKey);
+    if (!key) {
+      const wrapped = vault.epoch_keys[String(epoch)];
+      if (wrapped === undefined) throw serviceError('corrupt', 'unknown epoch');
+      key = this.requireStore().unwrapEpochKey(vault.vault_id, epoch, hexToBytes(wrapped));
+      this.caches.epochKeys.set(cacheKey, key);
+    }
+    return key;
+  }
+
+  /** @internal reads one revision row and verifies it (VAULT-10, DEV-1/2, HIST-1). */
+  loadRevision(vault: VaultIndex, revisionId: string): LoadedRevision {
+    const value = this.requireStore().readRow(revisionPurpose(revisionId));
+    const { createdAt, record } = parseRevisionRow(value, revisionId, vault.vault_id);
+    const fingerprint = verifyAgainstPolicy(record, this.policyOf(vault).head);
+    return { record, createdAt, fingerprint };
+  }
+
+  /** @internal decrypts a verified revision's content. */
+  openContent(vault: VaultIndex, record: RevisionRecord): AssetContent {
+    const plain = openRevisionContent(record, {
+      vaultId: vault.vault_id,
+      epochKey: this.epochKey(vault, record.epoch),
+    });
+    try {
+      return decodeContent(plain);
+    } finally {
+      wipe(plain);
+    }
+  }
+
+  /** @internal every revision of an asset, walking parents from its heads. */
+  assetRevisions(vault: VaultIndex, assetId: string, asset: AssetIndex): LoadedRevision[] {
+    const seen = new Map<string, LoadedRevision>();
+    const todo = asset.heads.map((h) => h.id);
+    while (todo.length > 0) {
+      const id = todo.pop() as string;
+      if (seen.has(id)) continue;
+      const loaded = this.loadRevision(vault, id);
+      if (loaded.record.asset_id !== assetId) throw serviceError('corrupt', 'revision of another asset');
+      seen.set(id, loaded);
+      todo.push(...loaded.record.parents);
+    }
+    if (seen.size !== asset.revisions) throw serviceError('corrupt', 'asset history is incomplete');
+    return [...seen.values()];
+  }
+
+  /** @internal signs and stores new revisions of one vault in ONE commit; returns their ids. */
+  appendRevisions(
+    vaultName: string,
+    items: {
+      assetId: string;
+      parents: string[];
+      content: AssetContent;
+      tombstone: boolean;
+      indexTitle?: string;
+      createdAt?: number;
+    }[],
+  ): string[] {
+    const vault = findVault(this.serviceState(), vaultName);
+    const policyHead = this.policyOf(vault).headHash;
+    const epochKey = this.epochKey(vault, vault.epoch);
+    const certificate = this.certificate();
+    const store = this.requireStore();
+    const rows: SealedRowInput[] = [];
+    const heads: { assetId: string; head: HeadInfo; parents: string[] }[] = [];
+    for (const item of items) {
+      const content = encodeContent(item.content);
+      const record = store.withDeviceSeed((signingSeed) =>
+        writeRevision(
+          {
+            vaultId: vault.vault_id,
+            assetId: item.assetId,
+            parents: item.parents,
+            policyHead,
+            tombstone: item.tombstone,
+            epoch: vault.epoch,
+            epochKey,
+            content,
+            signer: { signingSeed, certificate },
+          },
+          this.random,
+        ),
+      );
+      wipe(content);
+      const createdAt = item.createdAt ?? this.now();
+      rows.push(revisionRowInput(vault.vault_id, createdAt, record));
+      heads.push({
+        assetId: item.assetId,
+        parents: item.parents,
+        head: {
+          id: record.id,
+          tombstone: item.tombstone,
+          created_at: createdAt,
+          title: item.indexTitle ?? item.content.title,
+        },
+      });
+    }
+    this.commit((draft) => {
+      const target = draft.vaults[vaultName] as VaultIndex;
+      for (const h of heads) recordRevision(target, h.assetId, h.head, h.parents);
+    }, rows);
+    return heads.map((h) => h.head.id);
+  }
+
+  private certificate(): DeviceCertificate {
+    this.caches.certificate ??= certificateFromJson(this.serviceState().certificate);
+    return this.caches.certificate;
+  }
+
+  private async unlockStore(pw: Uint8Array, store: VaultStore = this.requireStore()): Promise<void> {
+    this.dropCaches();
+    await store.unlock(pw);
+    if (!isBootstrapped(store.getState())) this.bootstrap();
+    this.fingerprint = this.deviceFingerprint();
+  }
+
+  /**
+   * @internal First unlock of a new store: user identity (new, or the recovered seed),
+   * device certificate, default vault — one commit.
+   */
+  bootstrap(userSeed?: Uint8Array): void {
+    const identity = userSeed
+      ? { seed: userSeed.slice(), publicKey: ed25519.getPublicKey(userSeed) }
+      : generateUserIdentity(this.random);
+    try {
+      const certificate = this.issueCertificate(identity.seed);
+      const personal = this.newVaultIndex(identity.seed, false);
+      this.requireStore().commitState(
+        (): JsonObject =>
+          ({
+            service_version: SERVICE_STATE_VERSION,
+            certificate: certificateToJson(certificate),
+            user_key: bytesToHex(identity.publicKey),
+            vaults: { [DEFAULT_VAULT]: personal },
+          }) as unknown as JsonObject,
+        { rows: [{ purpose: IDENTITY_ROW, value: { seed: bytesToHex(identity.seed) } }] },
+      );
+    } finally {
+      wipe(identity.seed);
+    }
+    this.fingerprint = this.deviceFingerprint();
+  }
+
+  /** @internal */
+  vaultSummaries(): VaultServiceState['vaults'] {
+    try {
+      const state = this.serviceState();
+      return Object.entries(state.vaults)
+        .map(([name, v]) => ({ name, vault_id: v.vault_id, device_only: v.device_only }))
+        .sort((a, b) => (a.name < b.name ? -1 : 1));
+    } catch {
+      return [];
+    }
+  }
+
+  private dropCaches(): void {
+    for (const key of this.caches.epochKeys.values()) wipe(key);
+    this.caches = { policies: new Map(), epochKeys: new Map() };
+  }
+}
