@@ -2,7 +2,7 @@
 // device's Ed25519 key. entryHash = SHA-256(prevHash ‖ canonical(entry)); sig = Ed25519(entryHash).
 // Pure: the store seals each record (VAULT-2) and keeps the head in the checkpoint.
 import { bytesToHex, concatBytes, constantTimeEqual, hexToBytes, utf8Encode } from '@arslan/util';
-import { ed25519 } from '@noble/curves/ed25519.js';
+import { ed25519Sign, ed25519Verify } from '@arslan/vault-core';
 import { sha256 } from '@noble/hashes/sha2.js';
 import { canonicalJson, type JsonObject } from './canonical-json';
 
@@ -49,7 +49,7 @@ export function auditEntryHash(prevHex: string, entry: AuditEntry): Uint8Array {
 /** Builds and signs the record that follows `prevHex`. `signingSeed` is the device Ed25519 seed. */
 export function signAuditRecord(prevHex: string, entry: AuditEntry, signingSeed: Uint8Array): AuditRecord {
   const hash = auditEntryHash(prevHex, entry);
-  return { entry, prev: prevHex, hash: bytesToHex(hash), sig: bytesToHex(ed25519.sign(hash, signingSeed)) };
+  return { entry, prev: prevHex, hash: bytesToHex(hash), sig: bytesToHex(ed25519Sign(signingSeed, hash)) };
 }
 
 function isRecordShape(value: unknown): value is AuditRecord {
@@ -97,7 +97,7 @@ export function verifyAuditRecords(
     if (!constantTimeEqual(hash, hexToBytes(record.hash))) return { ok: false, problem: 'modified', seq };
     let signed = false;
     try {
-      signed = ed25519.verify(hexToBytes(record.sig), hash, devicePublicKey, { zip215: false });
+      signed = ed25519Verify(devicePublicKey, hash, hexToBytes(record.sig));
     } catch {
       signed = false;
     }

@@ -32,3 +32,4 @@ export { toServiceError } from './vault-service.errors';
 export { unifiedDiff } from './text-diff';
 export { deviceFingerprintOf } from './device-identity';
 export { BACKUP_FORMAT, BACKUP_VERSION, type BackupHeader } from './backup-envelope';
+export { nodeEd25519, useNodeEd25519 } from './node-ed25519';

@@ -26,6 +26,7 @@ import {
 } from './store-schema';
 import { type HeadCheckpoint, assertPassword, sealJson, sha256Hex } from './sealed-values';
 import { VaultStoreError, toStoreError } from './vault-store.errors';
+import { useNodeEd25519 } from './node-ed25519';
 
 export interface InitStoreOptions {
   /** The first committed state (generation 0); `{}` by default. */
@@ -44,6 +45,7 @@ export async function initStore(
   kdf: PasswordKdf,
   options: InitStoreOptions = {},
 ): Promise<{ path: string }> {
+  useNodeEd25519();
   assertPassword(password);
   const initial = options.initialState ?? {};
   if (!isJsonObject(initial)) throw new VaultStoreError('invalid_argument', 'initialState must be an object');

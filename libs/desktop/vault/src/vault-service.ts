@@ -15,8 +15,8 @@ import {
   openRevisionContent,
   systemRandom,
   writeRevision,
+  ed25519PublicKey,
 } from '@arslan/vault-core';
-import { ed25519 } from '@noble/curves/ed25519.js';
 import { argon2idKdf } from './argon2-kdf';
 import { type AssetContent, decodeContent, encodeContent } from './asset-content';
 import { certificateFromJson, certificateToJson, deviceFingerprintOf } from './device-identity';
@@ -631,7 +631,7 @@ export class LocalVaultService implements VaultService {
    */
   bootstrap(userSeed?: Uint8Array): void {
     const identity = userSeed
-      ? { seed: userSeed.slice(), publicKey: ed25519.getPublicKey(userSeed) }
+      ? { seed: userSeed.slice(), publicKey: ed25519PublicKey(userSeed) }
       : generateUserIdentity(this.random);
     try {
       const certificate = this.issueCertificate(identity.seed);

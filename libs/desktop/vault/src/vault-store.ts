@@ -14,8 +14,9 @@ import {
   sealState,
   systemRandom,
   unlockKeyring,
+  ed25519PublicKey,
 } from '@arslan/vault-core';
-import { ed25519, x25519 } from '@noble/curves/ed25519.js';
+import { x25519 } from '@noble/curves/ed25519.js';
 import Database from 'better-sqlite3';
 import {
   type AuditEntry,
@@ -47,6 +48,7 @@ import {
   sealJson,
   sha256Hex,
 } from './sealed-values';
+import { useNodeEd25519 } from './node-ed25519';
 import { readHeader } from './store-header';
 import { VaultStoreError, type VaultStoreErrorCode, toStoreError } from './vault-store.errors';
 
@@ -95,6 +97,7 @@ export interface CommitOptions {
  * version other than 1 is `unsupported_version`.
  */
 export function openStore(dir: string, options: OpenStoreOptions): VaultStore {
+  useNodeEd25519();
   if (typeof options?.kdf?.deriveKey !== 'function')
     throw new VaultStoreError('invalid_argument', 'options.kdf must implement PasswordKdf');
   const target = storePath(dir);
@@ -495,7 +498,7 @@ export class VaultStore {
     return {
       masterKey,
       signingSeed,
-      signingPublicKey: ed25519.getPublicKey(signingSeed),
+      signingPublicKey: ed25519PublicKey(signingSeed),
       exchangePrivateKey,
       generation: rec.generation as number,
       stateSha256,

@@ -50,7 +50,18 @@ export {
   openState,
 } from './sealed-state';
 export { type ChunkBinding, chunkCount, encryptContent, decryptContent } from './content-chunks';
-export { type UserIdentityKeys, type DeviceKeys, generateUserIdentity, generateDeviceKeys } from './signing';
+export {
+  type UserIdentityKeys,
+  type DeviceKeys,
+  generateUserIdentity,
+  generateDeviceKeys,
+  type Ed25519Provider,
+  nobleEd25519,
+  setEd25519Provider,
+  ed25519Sign,
+  ed25519Verify,
+  ed25519PublicKey,
+} from './signing';
 export {
   type DeviceCertificate,
   type DeviceCertificateInput,
