@@ -155,8 +155,8 @@ async function drive(dir: string, iterations: number, seed: number): Promise<voi
     kills++;
     if (killedMidWrite) killsAfterAck++;
     for (const ack of acks) acked.set(ack.revision, ack);
-    const readAllHeads = i % 50 === 49 || i === iterations - 1;
-    for (const problem of await verify(dir, acked, acks, readAllHeads))
+    const full = i % FULL_EVERY === FULL_EVERY - 1 || i === iterations - 1;
+    for (const problem of await verify(dir, acked, acks, full))
       problems.push(`iteration ${i}: ${problem}`);
   }
   console.log(
