@@ -156,8 +156,7 @@ async function drive(dir: string, iterations: number, seed: number): Promise<voi
     if (killedMidWrite) killsAfterAck++;
     for (const ack of acks) acked.set(ack.revision, ack);
     const full = i % FULL_EVERY === FULL_EVERY - 1 || i === iterations - 1;
-    for (const problem of await verify(dir, acked, acks, full))
-      problems.push(`iteration ${i}: ${problem}`);
+    for (const problem of await verify(dir, acked, acks, full)) problems.push(`iteration ${i}: ${problem}`);
   }
   console.log(
     JSON.stringify({
