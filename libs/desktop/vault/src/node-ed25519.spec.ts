@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { nobleEd25519 } from '@arslan/vault-core';
-import { nodeEd25519 } from './node-ed25519';
+import { forgetEd25519SigningKeys, nodeEd25519 } from './node-ed25519';
 
 describe('node Ed25519 provider (VAULT-10, AUD-1)', () => {
   it('agrees with the noble provider on keys, signatures and verification', () => {
@@ -38,5 +38,23 @@ describe('node Ed25519 provider (VAULT-10, AUD-1)', () => {
     }
     expect(nobleEd25519.verify(pub, message, signature)).toBe(false);
     expect(nodeEd25519.verify(pub, message, signature)).toBe(false);
+  });
+
+  it('the signing-key slot and the verification memo never change a result', () => {
+    const [a, b] = [randomBytes(32), randomBytes(32)];
+    const message = randomBytes(50);
+    const sigA = nodeEd25519.sign(a, message);
+    expect(nodeEd25519.sign(b, message)).toEqual(nobleEd25519.sign(b, message));
+    expect(nodeEd25519.sign(a, message)).toEqual(sigA);
+    forgetEd25519SigningKeys();
+    expect(nodeEd25519.sign(a, message)).toEqual(nobleEd25519.sign(a, message));
+    const pubA = nobleEd25519.publicKey(a);
+    expect(nodeEd25519.verify(pubA, message, sigA)).toBe(true);
+    expect(nodeEd25519.verify(pubA, message, sigA)).toBe(true);
+    const forged = Uint8Array.from(sigA);
+    forged[0] = (forged[0] as number) ^ 1;
+    expect(nodeEd25519.verify(pubA, message, forged)).toBe(false);
+    expect(nodeEd25519.verify(nobleEd25519.publicKey(b), message, sigA)).toBe(false);
+    expect(nodeEd25519.verify(pubA, Uint8Array.from([...message, 0]), sigA)).toBe(false);
   });
 });

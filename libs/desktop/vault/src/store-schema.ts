@@ -28,6 +28,8 @@ CREATE TABLE state (
   purpose TEXT PRIMARY KEY,
   value BLOB NOT NULL
 ) STRICT, WITHOUT ROWID;
+-- purposes only: COUNT(*) of the extra rows at unlock reads this instead of every row
+CREATE INDEX state_purposes ON state (purpose);
 CREATE TABLE checkpoints (
   purpose TEXT PRIMARY KEY,
   value BLOB NOT NULL
@@ -61,9 +63,26 @@ export function isExtraRowPurpose(purpose: unknown): purpose is string {
   );
 }
 
-export const COUNT_EXTRA_ROWS_SQL = `SELECT COUNT(*) AS n FROM state
+/** A purpose range `[from, to)` that holds only extra rows (none of the reserved purposes). */
+export function isExtraRowRange(from: string, to: string): boolean {
+  const within = (p: string) => from <= p && p < to;
+  return (
+    isExtraRowPurpose(from) &&
+    typeof to === 'string' &&
+    from < to &&
+    !within(STATE_LABEL.purpose) &&
+    !within(DEVICE_KEYS_LABEL.purpose) &&
+    !within(AUDIT_PURPOSE_FROM) &&
+    !(from >= AUDIT_PURPOSE_FROM && from < AUDIT_PURPOSE_TO)
+  );
+}
+
+/** Stores created before the `state_purposes` index count over the table itself. */
+export function countExtraRowsSql(hasPurposeIndex: boolean): string {
+  return `SELECT COUNT(*) AS n FROM state ${hasPurposeIndex ? 'INDEXED BY state_purposes' : ''}
   WHERE purpose NOT IN ('${STATE_LABEL.purpose}', '${DEVICE_KEYS_LABEL.purpose}')
   AND NOT (purpose >= '${AUDIT_PURPOSE_FROM}' AND purpose < '${AUDIT_PURPOSE_TO}')`;
+}
 
 /** SQLite `synchronous` values; FULL = 2. */
 export const SYNCHRONOUS_FULL = 2;

@@ -23,6 +23,7 @@ import type { JsonValue } from './canonical-json';
 import { initStore } from './store-init';
 import { serviceError } from './vault-service.errors';
 import { verifyAgainstPolicy } from './revision-verify';
+import { forgetEd25519SigningKeys } from './node-ed25519';
 import type { LocalVaultService } from './vault-service';
 
 /** BAK-1/6: shared (not device-only) vaults with policy, epoch keys and every signed revision. */
@@ -40,7 +41,7 @@ export async function backupVaults(
     const epochKeys: Record<string, string> = {};
     for (const epoch of Object.keys(vault.epoch_keys))
       epochKeys[epoch] = bytesToHex(service.epochKey(vault, Number(epoch)));
-    const revisions = Object.entries(vault.assets).flatMap(([assetId, asset]) => {
+    const revisions = [...service.assetIndex().assets(vault.vault_id)].flatMap(([assetId, asset]) => {
       assets++;
       return service.assetRevisions(vault, assetId, asset).map((r) => ({
         created_at: r.createdAt,
@@ -178,5 +179,6 @@ export async function restoreFromBackup(
     };
   } finally {
     wipe(userSeed);
+    forgetEd25519SigningKeys();
   }
 }

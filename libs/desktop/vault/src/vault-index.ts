@@ -1,7 +1,8 @@
-// The small indexes the service keeps inside the sealed `vault-state` row. Revisions
-// themselves live in their own insert-only sealed rows (revision-rows.ts), so a commit
-// re-encrypts only this index, never the history.
+// The vault-level data the service keeps inside the sealed `vault-state` row (vault list,
+// policies, epoch keys, identity). Revisions and their per-asset meta live in insert-only
+// sealed rows (revision-rows.ts, asset-index.ts); a write does not rewrite this state.
 import type { PolicyEntry } from '@arslan/policy';
+import type { AssetIndex, AssetIndexes, IndexSnapshot } from './asset-index';
 import type { DeviceCertificateJson } from '@arslan/vault-core';
 import type { JsonObject } from './canonical-json';
 import { serviceError } from './vault-service.errors';
@@ -10,21 +11,6 @@ export const SERVICE_STATE_VERSION = 1;
 export const DEFAULT_VAULT = 'personal';
 /** Sealed row holding the user identity Ed25519 seed (hex), DEV-1. */
 export const IDENTITY_ROW = 'identity-key';
-
-/** One unconsumed head of an asset (HIST-2). */
-export interface HeadInfo {
-  id: string;
-  tombstone: boolean;
-  created_at: number;
-  /** Title of this head's content (for a tombstone: the title it deleted). */
-  title: string;
-}
-
-export interface AssetIndex {
-  heads: HeadInfo[];
-  revisions: number;
-  updated_at: number;
-}
 
 export interface VaultIndex {
   vault_id: string;
@@ -36,7 +22,6 @@ export interface VaultIndex {
   epoch_keys: Record<string, string>;
   /** Signed policy history, genesis first. */
   policy: PolicyEntry[];
-  assets: Record<string, AssetIndex>;
   /** BAK-4: purpose of the read-only archive row of the original history, if restored. */
   archive?: string;
 }
@@ -47,9 +32,9 @@ export interface ServiceStateJson {
   /** Member id (user identity public key, hex). */
   user_key: string;
   vaults: Record<string, VaultIndex>;
+  /** Asset index snapshot (asset-index.ts); rewritten every SNAPSHOT_EVERY meta rows, not per write. */
+  asset_index?: IndexSnapshot;
 }
-
-export type AssetStateKind = 'live' | 'conflicted' | 'deleted';
 
 export function isBootstrapped(value: JsonObject): boolean {
   return value['service_version'] === SERVICE_STATE_VERSION;
@@ -68,38 +53,36 @@ export function findVault(state: ServiceStateJson, name: string | undefined): Va
   return vault;
 }
 
-export function findAsset(vault: VaultIndex, assetId: string): AssetIndex {
-  const asset = Object.hasOwn(vault.assets, assetId) ? vault.assets[assetId] : undefined;
+/** Stores written before meta rows kept `vaults.<name>.assets` in the state: read as a snapshot at seq 0. */
+export function legacySnapshot(state: ServiceStateJson): IndexSnapshot | undefined {
+  const vaults: IndexSnapshot['vaults'] = {};
+  let found = false;
+  for (const v of Object.values(state.vaults)) {
+    const assets = (v as { assets?: Record<string, AssetIndex> }).assets;
+    if (typeof assets !== 'object' || assets === null) continue;
+    found = true;
+    vaults[v.vault_id] = Object.entries(assets).map(([id, a]) => [
+      id,
+      a.revisions,
+      a.updated_at,
+      a.heads.map((h) => [h.id, h.tombstone ? 1 : 0, h.created_at, h.title]),
+    ]);
+  }
+  return found ? { upto: 0, vaults } : undefined;
+}
+
+/** The vaults without the legacy `assets` indexes (dropped with the first snapshot). */
+export function withoutLegacyAssets(vaults: Record<string, VaultIndex>): Record<string, VaultIndex> {
+  return Object.fromEntries(
+    Object.entries(vaults).map(([name, v]) => {
+      const { assets: _legacy, ...rest } = v as VaultIndex & { assets?: unknown };
+      return [name, rest];
+    }),
+  );
+}
+
+export function findAsset(indexes: AssetIndexes, vault: VaultIndex, assetId: string): AssetIndex {
+  const asset = indexes.find(vault.vault_id, assetId);
   if (!asset) throw serviceError('not_found', 'no such asset');
   return asset;
-}
-
-export function assetStateOf(asset: AssetIndex): AssetStateKind {
-  if (asset.heads.length > 1) return 'conflicted';
-  return asset.heads[0]?.tombstone ? 'deleted' : 'live';
-}
-
-/** The head shown for an asset: the newest created_at (ties: highest id). */
-export function newestHead(asset: AssetIndex): HeadInfo {
-  const sorted = [...asset.heads].sort((a, b) => b.created_at - a.created_at || (a.id < b.id ? 1 : -1));
-  const head = sorted[0];
-  if (!head) throw serviceError('corrupt', 'asset without heads');
-  return head;
-}
-
-/** Records a new revision in the index: its parents stop being heads, it becomes one. */
-export function recordRevision(
-  vault: VaultIndex,
-  assetId: string,
-  head: HeadInfo,
-  parents: readonly string[],
-): void {
-  const asset = vault.assets[assetId] ?? { heads: [], revisions: 0, updated_at: 0 };
-  const consumed = new Set(parents);
-  asset.heads = [...asset.heads.filter((h) => !consumed.has(h.id)), head].sort((a, b) =>
-    a.id < b.id ? -1 : 1,
-  );
-  asset.revisions += 1;
-  asset.updated_at = Math.max(asset.updated_at, head.created_at);
-  vault.assets[assetId] = asset;
 }

@@ -188,7 +188,7 @@ describe('assets (HIST-1..4, VAULT-8..10, VAULT-13)', () => {
     const res = s.import({ items: [1, 2, 3, 4, 5].map((i) => ({ title: `n${i}`, body: `b${i}` })) });
     expect(res.imported).toHaveLength(5);
     expect(store.generation).toBe(before + 1);
-    expect(store.rowCount).toBe(rowsBefore + 5);
+    expect(store.rowCount).toBe(rowsBefore + 10); // a revision row and a meta row each
     expect(
       s
         .list({})

@@ -14,37 +14,34 @@ import {
   issueDeviceCertificate,
   openRevisionContent,
   systemRandom,
-  writeRevision,
   ed25519PublicKey,
 } from '@arslan/vault-core';
 import { argon2idKdf } from './argon2-kdf';
-import { type AssetContent, decodeContent, encodeContent } from './asset-content';
+import { forgetEd25519SigningKeys } from './node-ed25519';
+import { type AssetContent, decodeContent } from './asset-content';
 import { certificateFromJson, certificateToJson, deviceFingerprintOf } from './device-identity';
 import { storePath } from './store-schema';
 import { initStore } from './store-init';
 import { assetText, unifiedDiff } from './text-diff';
 import {
-  type AssetIndex,
-  type HeadInfo,
   type ServiceStateJson,
   type VaultIndex,
   DEFAULT_VAULT,
   IDENTITY_ROW,
   SERVICE_STATE_VERSION,
   asServiceState,
-  assetStateOf,
-  findAsset,
   findVault,
   isBootstrapped,
-  newestHead,
-  recordRevision,
+  legacySnapshot,
 } from './vault-index';
-import { parseRevisionRow, revisionPurpose, revisionRowInput } from './revision-rows';
+import { type AssetIndex, AssetIndexes, META_TO, assetStateOf, metaPurpose, newestHead } from './asset-index';
+import { parseRevisionRow, revisionPurpose } from './revision-rows';
 import { mapErrors, mapErrorsAsync, serviceError } from './vault-service.errors';
 import type { VaultService, VaultServiceState } from './vault-service.port';
 import { type SealedRowInput, type VaultStore, openStore } from './vault-store';
 import type { JsonObject } from './canonical-json';
 import { backupVaults, restoreFromBackup } from './vault-backup';
+import { type RevisionItem, appendRevisions, compactAssetIndex } from './revision-append';
 
 export interface VaultServiceOptions {
   kdf?: PasswordKdf;
@@ -64,8 +61,10 @@ interface Caches {
   policies: Map<string, { head: PolicyEntry; headHash: string }>;
   epochKeys: Map<string, Uint8Array>;
   certificate?: DeviceCertificate;
-  /** Read-only snapshot of the decrypted state for one store generation (frozen: never mutated). */
+  /** Read-only view of the decrypted state for one state generation (frozen: never mutated). */
   state?: { store: VaultStore; generation: number; value: ServiceStateJson };
+  /** The asset index, rebuilt at unlock (asset-index.ts). */
+  assets?: { store: VaultStore; index: AssetIndexes; tailRows: number };
 }
 
 function deepFreeze<T>(value: T): T {
@@ -153,11 +152,13 @@ export class LocalVaultService implements VaultService {
   }
 
   lock(): void {
+    this.compactIndex();
     this.store?.lock();
     this.dropCaches();
   }
 
   close(): void {
+    this.compactIndex();
     this.dropCaches();
     this.store?.close();
     this.store = undefined;
@@ -189,7 +190,7 @@ export class LocalVaultService implements VaultService {
       if (assetId === undefined) {
         assetId = bytesToHex(this.random.randomBytes(16));
       } else {
-        const asset = findAsset(vault, assetId);
+        const asset = this.asset(vault, assetId);
         if (assetStateOf(asset) === 'conflicted')
           throw serviceError('conflicted', 'the asset is conflicted; use resolve');
         parents = asset.heads.map((h) => h.id);
@@ -231,7 +232,7 @@ export class LocalVaultService implements VaultService {
     return mapErrors('read', () => {
       const name = args.vault ?? DEFAULT_VAULT;
       const vault = findVault(this.serviceState(), name);
-      const asset = findAsset(vault, args.asset_id);
+      const asset = this.asset(vault, args.asset_id);
       const state = assetStateOf(asset);
       let revisionId = args.revision_id;
       if (revisionId === undefined) {
@@ -258,7 +259,7 @@ export class LocalVaultService implements VaultService {
     return mapErrors('list', () => {
       const name = args.vault ?? DEFAULT_VAULT;
       const vault = findVault(this.serviceState(), name);
-      const assets = Object.entries(vault.assets)
+      const assets = [...this.assetIndex().assets(vault.vault_id)]
         .map(([assetId, asset]) => ({
           asset_id: assetId,
           title: newestHead(asset).title,
@@ -276,15 +277,14 @@ export class LocalVaultService implements VaultService {
     return mapErrors('history', () => {
       const name = args.vault ?? DEFAULT_VAULT;
       const vault = findVault(this.serviceState(), name);
-      const revisions = this.assetRevisions(vault, args.asset_id, findAsset(vault, args.asset_id)).map(
-        (r) => ({
-          revision_id: r.record.id,
-          parents: [...r.record.parents],
-          tombstone: r.record.tombstone,
-          created_at: r.createdAt,
-          device_fingerprint: r.fingerprint,
-        }),
-      );
+      const asset = this.asset(vault, args.asset_id);
+      const revisions = this.assetRevisions(vault, args.asset_id, asset).map((r) => ({
+        revision_id: r.record.id,
+        parents: [...r.record.parents],
+        tombstone: r.record.tombstone,
+        created_at: r.createdAt,
+        device_fingerprint: r.fingerprint,
+      }));
       revisions.sort((a, b) => a.created_at - b.created_at || (a.revision_id < b.revision_id ? -1 : 1));
       return { vault: name, asset_id: args.asset_id, revisions };
     });
@@ -294,7 +294,7 @@ export class LocalVaultService implements VaultService {
     return mapErrors('diff', () => {
       const name = args.vault ?? DEFAULT_VAULT;
       const vault = findVault(this.serviceState(), name);
-      findAsset(vault, args.asset_id);
+      this.asset(vault, args.asset_id);
       const [from, to] = [args.from, args.to].map((id) => {
         const loaded = this.loadRevision(vault, id);
         if (loaded.record.asset_id !== args.asset_id) throw serviceError('not_found', 'no such revision');
@@ -311,7 +311,7 @@ export class LocalVaultService implements VaultService {
   delete(args: VaultOpArgs<'delete'>): VaultOpResults['delete'] {
     return mapErrors('delete', () => {
       const name = args.vault ?? DEFAULT_VAULT;
-      const asset = findAsset(findVault(this.serviceState(), name), args.asset_id);
+      const asset = this.asset(findVault(this.serviceState(), name), args.asset_id);
       const state = assetStateOf(asset);
       if (state === 'conflicted') throw serviceError('conflicted', 'the asset is conflicted; use resolve');
       if (state === 'deleted') throw serviceError('not_found', 'the asset is already deleted');
@@ -332,7 +332,7 @@ export class LocalVaultService implements VaultService {
   resolve(args: VaultOpArgs<'resolve'>): VaultOpResults['resolve'] {
     return mapErrors('resolve', () => {
       const name = args.vault ?? DEFAULT_VAULT;
-      const asset = findAsset(findVault(this.serviceState(), name), args.asset_id);
+      const asset = this.asset(findVault(this.serviceState(), name), args.asset_id);
       // HIST-3: the resolution names every head this writer can see.
       const id = this.appendRevisions(name, [
         {
@@ -417,12 +417,42 @@ export class LocalVaultService implements VaultService {
   serviceState(): ServiceStateJson {
     const store = this.requireStore();
     if (!store.isUnlocked) throw serviceError('locked', 'the vault is locked');
-    // One decrypted copy per committed generation instead of a deep copy per call.
+    // One frozen view per state generation (writes do not change the state), no copy.
     const cached = this.caches.state;
-    if (cached && cached.store === store && cached.generation === store.generation) return cached.value;
-    const value = deepFreeze(asServiceState(store.getState()));
-    this.caches.state = { store, generation: store.generation, value };
+    if (cached && cached.store === store && cached.generation === store.stateGeneration) return cached.value;
+    // The asset index snapshot is read once per rebuild (assetIndex), not kept in this view.
+    const { asset_index: _snapshot, ...rest } = asServiceState(store.peekState() as JsonObject);
+    const value = deepFreeze(rest);
+    this.caches.state = { store, generation: store.stateGeneration, value };
     return value;
+  }
+
+  /** @internal the in-memory asset index (rebuilt on first use after unlock). */
+  assetIndex(): AssetIndexes {
+    const store = this.requireStore();
+    this.serviceState();
+    const cached = this.caches.assets;
+    if (cached && cached.store === store) return cached.index;
+    const state = asServiceState(store.peekState() as JsonObject);
+    const snapshot = state.asset_index ?? legacySnapshot(state);
+    const tail = store.readRowRange(metaPurpose(snapshot?.upto ?? 0), META_TO);
+    const index = AssetIndexes.rebuild(snapshot, tail);
+    // AUD-2: meta rows after the snapshot are counted (rows before it are in the checkpoint count).
+    this.caches.assets = { store, index, tailRows: tail.length };
+    return index;
+  }
+
+  /** @internal meta rows opened at the last index rebuild (unlock work beyond the KDF). */
+  indexTailRows(): number {
+    this.assetIndex();
+    return this.caches.assets?.tailRows ?? 0;
+  }
+
+  /** @internal */
+  asset(vault: VaultIndex, assetId: string): AssetIndex {
+    const asset = this.assetIndex().find(vault.vault_id, assetId);
+    if (!asset) throw serviceError('not_found', 'no such asset');
+    return asset;
   }
 
   /** @internal installs a freshly created store (restore). */
@@ -435,7 +465,7 @@ export class LocalVaultService implements VaultService {
     return openStore(this.dataDir, { kdf: this.kdf, random: this.random, now: this.now });
   }
 
-  /** @internal commits a change of the service index plus extra sealed rows (one transaction). */
+  /** @internal commits a change of the service state plus extra sealed rows (one transaction). */
   commit(mutate: (draft: ServiceStateJson) => void, rows: SealedRowInput[] = []): void {
     this.requireStore().commitState(
       (draft) => {
@@ -454,6 +484,7 @@ export class LocalVaultService implements VaultService {
       return use(seed);
     } finally {
       wipe(seed);
+      forgetEd25519SigningKeys();
     }
   }
 
@@ -474,7 +505,6 @@ export class LocalVaultService implements VaultService {
       epoch: 0,
       epoch_keys: { '0': bytesToHex(created.wrappedEpochKey) },
       policy: [JSON.parse(JSON.stringify(genesis)) as PolicyEntry],
-      assets: {},
     };
   }
 
@@ -556,64 +586,12 @@ export class LocalVaultService implements VaultService {
   }
 
   /** @internal signs and stores new revisions of one vault in ONE commit; returns their ids. */
-  appendRevisions(
-    vaultName: string,
-    items: {
-      assetId: string;
-      parents: string[];
-      content: AssetContent;
-      tombstone: boolean;
-      indexTitle?: string;
-      createdAt?: number;
-    }[],
-  ): string[] {
-    const vault = findVault(this.serviceState(), vaultName);
-    const policyHead = this.policyOf(vault).headHash;
-    const epochKey = this.epochKey(vault, vault.epoch);
-    const certificate = this.certificate();
-    const store = this.requireStore();
-    const rows: SealedRowInput[] = [];
-    const heads: { assetId: string; head: HeadInfo; parents: string[] }[] = [];
-    for (const item of items) {
-      const content = encodeContent(item.content);
-      const record = store.withDeviceSeed((signingSeed) =>
-        writeRevision(
-          {
-            vaultId: vault.vault_id,
-            assetId: item.assetId,
-            parents: item.parents,
-            policyHead,
-            tombstone: item.tombstone,
-            epoch: vault.epoch,
-            epochKey,
-            content,
-            signer: { signingSeed, certificate },
-          },
-          this.random,
-        ),
-      );
-      wipe(content);
-      const createdAt = item.createdAt ?? this.now();
-      rows.push(revisionRowInput(vault.vault_id, createdAt, record));
-      heads.push({
-        assetId: item.assetId,
-        parents: item.parents,
-        head: {
-          id: record.id,
-          tombstone: item.tombstone,
-          created_at: createdAt,
-          title: item.indexTitle ?? item.content.title,
-        },
-      });
-    }
-    this.commit((draft) => {
-      const target = draft.vaults[vaultName] as VaultIndex;
-      for (const h of heads) recordRevision(target, h.assetId, h.head, h.parents);
-    }, rows);
-    return heads.map((h) => h.head.id);
+  appendRevisions(vaultName: string, items: readonly RevisionItem[]): string[] {
+    return appendRevisions(this, vaultName, items);
   }
 
-  private certificate(): DeviceCertificate {
+  /** @internal */
+  certificate(): DeviceCertificate {
     this.caches.certificate ??= certificateFromJson(this.serviceState().certificate);
     return this.caches.certificate;
   }
@@ -621,8 +599,10 @@ export class LocalVaultService implements VaultService {
   private async unlockStore(pw: Uint8Array, store: VaultStore = this.requireStore()): Promise<void> {
     this.dropCaches();
     await store.unlock(pw);
-    if (!isBootstrapped(store.getState())) this.bootstrap();
+    if (!isBootstrapped(store.peekState() as JsonObject)) this.bootstrap();
     this.fingerprint = this.deviceFingerprint();
+    // Rebuilt here so unlock, not the first read, pays for it (snapshot + meta rows after it).
+    this.assetIndex();
   }
 
   /**
@@ -648,6 +628,7 @@ export class LocalVaultService implements VaultService {
       );
     } finally {
       wipe(identity.seed);
+      forgetEd25519SigningKeys();
     }
     this.fingerprint = this.deviceFingerprint();
   }
@@ -662,6 +643,12 @@ export class LocalVaultService implements VaultService {
     } catch {
       return [];
     }
+  }
+
+  /** Index snapshot before lock/close (revision-append.ts), only if the index is loaded. */
+  private compactIndex(): void {
+    const cached = this.caches.assets;
+    if (this.store?.isUnlocked && cached?.store === this.store) compactAssetIndex(this);
   }
 
   private dropCaches(): void {

@@ -9,9 +9,7 @@ import {
   type RandomSource,
   type SealedValueLabel,
   createEpochKey,
-  openState,
   unwrapEpochKey,
-  sealState,
   systemRandom,
   unlockKeyring,
   ed25519PublicKey,
@@ -31,8 +29,9 @@ import { acquireDirectoryLock, type DirectoryLock } from './directory-lock';
 import {
   AUDIT_PURPOSE_FROM,
   AUDIT_PURPOSE_TO,
-  COUNT_EXTRA_ROWS_SQL,
+  countExtraRowsSql,
   isExtraRowPurpose,
+  isExtraRowRange,
   DEVICE_KEYS_LABEL,
   HEAD_CHECKPOINT_LABEL,
   STATE_LABEL,
@@ -42,13 +41,15 @@ import {
 } from './store-schema';
 import {
   DEVICE_KEY_BYTES,
+  type HeadCheckpoint,
   assertPassword,
   openJson,
   parseCheckpoint,
   sealJson,
   sha256Hex,
 } from './sealed-values';
-import { useNodeEd25519 } from './node-ed25519';
+import { forgetEd25519SigningKeys, useNodeEd25519 } from './node-ed25519';
+import { openNative, sealNative } from './native-sealed';
 import { readHeader } from './store-header';
 import { VaultStoreError, type VaultStoreErrorCode, toStoreError } from './vault-store.errors';
 
@@ -71,7 +72,10 @@ interface Session {
   signingSeed: Uint8Array;
   signingPublicKey: Uint8Array;
   exchangePrivateKey: Uint8Array;
+  /** Commits since init (state commits and row appends). */
   generation: number;
+  /** The commit that last rewrote the state row (inside the sealed state; bound by the checkpoint). */
+  stateGeneration: number;
   stateSha256: string;
   value: JsonObject;
   auditCount: number;
@@ -158,7 +162,10 @@ export class VaultStore {
     );
     this.selectState = db.prepare('SELECT purpose, value FROM state WHERE purpose = ?');
     this.selectCheckpoint = db.prepare('SELECT purpose, value FROM checkpoints WHERE purpose = ?');
-    this.countExtraRows = db.prepare(COUNT_EXTRA_ROWS_SQL);
+    const hasPurposeIndex =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'state_purposes'").get() !==
+      undefined;
+    this.countExtraRows = db.prepare(countExtraRowsSql(hasPurposeIndex));
     this.selectAudit = db.prepare(
       'SELECT purpose, value FROM state WHERE purpose >= ? AND purpose < ? ORDER BY purpose',
     );
@@ -216,6 +223,7 @@ export class VaultStore {
     if (!s) return;
     this.session = undefined;
     wipe(s.masterKey, s.signingSeed, s.exchangePrivateKey);
+    forgetEd25519SigningKeys();
   }
 
   /** Locks, closes the database and releases the directory lock. Idempotent. */
@@ -230,9 +238,19 @@ export class VaultStore {
     return structuredClone(this.requireSession().value);
   }
 
-  /** Number of committed state changes since init (0 = initial state). */
+  /** Number of commits since init (0 = initial state), state commits and row appends alike. */
   get generation(): number {
     return this.requireSession().generation;
+  }
+
+  /** The generation of the last commit that rewrote the state (snapshot caches key on it). */
+  get stateGeneration(): number {
+    return this.requireSession().stateGeneration;
+  }
+
+  /** The live state without a copy: callers must treat it as read-only (it is replaced, never edited, by commits). */
+  peekState(): Readonly<JsonObject> {
+    return this.requireSession().value;
   }
 
   /** The device's Ed25519 public key (hex) that signs audit entries. */
@@ -251,20 +269,25 @@ export class VaultStore {
     const draft = structuredClone(s.value);
     const returned = mutator(draft);
     if (this.session !== s) throw new VaultStoreError('locked', 'locked during commit');
-    const next = returned === undefined ? draft : returned;
+    return this.writeState(s, returned === undefined ? draft : returned, options);
+  }
+
+  /**
+   * commitState without the deep copy: `build` gets the live (read-only) state and returns a
+   * NEW object, which may share unchanged subtrees with it (the live state is replaced, never
+   * edited). For large states (the service's index snapshot).
+   */
+  replaceState(build: (current: Readonly<JsonObject>) => JsonObject, options: CommitOptions = {}): number {
+    const s = this.requireSession();
+    const next = build(s.value);
+    if (this.session !== s) throw new VaultStoreError('locked', 'locked during commit');
+    if (next === s.value) throw new VaultStoreError('invalid_argument', 'replaceState needs a new object');
+    return this.writeState(s, next, options);
+  }
+
+  private writeState(s: Session, next: unknown, options: CommitOptions): number {
     if (!isJsonObject(next)) throw new VaultStoreError('invalid_argument', 'state must be an object');
-    const rows = options.rows ?? [];
-    const sealedRows = rows.map((row) => {
-      if (!isExtraRowPurpose(row?.purpose))
-        throw new VaultStoreError(
-          'invalid_argument',
-          'row purpose must match [a-z0-9_.-]{1,64} and not be reserved',
-        );
-      return {
-        purpose: row.purpose,
-        sealed: sealJson(s.masterKey, row.value, this.rowLabel(row.purpose), this.random),
-      };
-    });
+    const sealedRows = this.sealRows(s, options.rows ?? []);
     const generation = s.generation + 1;
     const rowCount = s.rowCount + sealedRows.length;
     const text = canonicalJson({ generation, value: next });
@@ -272,22 +295,18 @@ export class VaultStore {
     const stateSha256 = sha256Hex(statePlain);
     let sealedState: Uint8Array;
     try {
-      sealedState = sealState(s.masterKey, statePlain, STATE_LABEL, this.random);
+      sealedState = sealNative(s.masterKey, statePlain, STATE_LABEL, this.random);
     } finally {
       wipe(statePlain);
     }
-    const sealedCheckpoint = sealJson(
-      s.masterKey,
-      {
-        generation,
-        state_sha256: stateSha256,
-        audit_count: s.auditCount,
-        audit_head: s.auditHead,
-        row_count: rowCount,
-      },
-      HEAD_CHECKPOINT_LABEL,
-      this.random,
-    );
+    const sealedCheckpoint = this.sealCheckpoint(s, {
+      generation,
+      state_generation: generation,
+      state_sha256: stateSha256,
+      audit_count: s.auditCount,
+      audit_head: s.auditHead,
+      row_count: rowCount,
+    });
     this.transact('commit_failed', () => {
       for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
       this.upsertState.run(STATE_LABEL.purpose, sealedState);
@@ -295,9 +314,72 @@ export class VaultStore {
     });
     s.value = (JSON.parse(text) as { value: JsonObject }).value;
     s.generation = generation;
+    s.stateGeneration = generation;
     s.stateSha256 = stateSha256;
     s.rowCount = rowCount;
     return generation;
+  }
+
+  /**
+   * The write hot path: extra insert-only rows plus the checkpoint in ONE transaction; the
+   * state row is not rewritten (the checkpoint keeps binding its hash and generation, AUD-2).
+   * Returns the new generation.
+   */
+  appendRows(rows: readonly SealedRowInput[]): number {
+    const s = this.requireSession();
+    const sealedRows = this.sealRows(s, rows);
+    const generation = s.generation + 1;
+    const rowCount = s.rowCount + sealedRows.length;
+    const sealedCheckpoint = this.sealCheckpoint(s, {
+      generation,
+      state_generation: s.stateGeneration,
+      state_sha256: s.stateSha256,
+      audit_count: s.auditCount,
+      audit_head: s.auditHead,
+      row_count: rowCount,
+    });
+    this.transact('commit_failed', () => {
+      for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
+      this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
+    });
+    s.generation = generation;
+    s.rowCount = rowCount;
+    return generation;
+  }
+
+  /**
+   * Opens every extra row with `from <= purpose < to`, in purpose order (`corrupt` if one
+   * fails AEAD). Used to rebuild in-memory indexes at unlock.
+   */
+  readRowRange(from: string, to: string): { purpose: string; value: JsonValue }[] {
+    const s = this.requireSession();
+    if (!isExtraRowRange(from, to)) throw new VaultStoreError('invalid_argument', 'row purpose range');
+    return (this.selectAudit.all(from, to) as ValueRow[]).map((row) => {
+      try {
+        const value = openJson(s.masterKey, row.value, this.rowLabel(row.purpose)) as JsonValue;
+        return { purpose: row.purpose, value };
+      } catch (error) {
+        throw toStoreError(error, 'corrupt', 'a sealed row failed to open');
+      }
+    });
+  }
+
+  private sealRows(s: Session, rows: readonly SealedRowInput[]): { purpose: string; sealed: Uint8Array }[] {
+    return rows.map((row) => {
+      if (!isExtraRowPurpose(row?.purpose))
+        throw new VaultStoreError(
+          'invalid_argument',
+          'row purpose must match [a-z0-9_.-]{1,64} and not be reserved',
+        );
+      return {
+        purpose: row.purpose,
+        sealed: sealJson(s.masterKey, row.value, this.rowLabel(row.purpose), this.random, false),
+      };
+    });
+  }
+
+  private sealCheckpoint(s: Session, checkpoint: HeadCheckpoint): Uint8Array {
+    return sealJson(s.masterKey, checkpoint, HEAD_CHECKPOINT_LABEL, this.random);
   }
 
   /** One extra row written by commitState, opened (AEAD binds the purpose); undefined if absent. */
@@ -426,18 +508,14 @@ export class VaultStore {
     const record = signAuditRecord(s.auditHead, entry, s.signingSeed);
     const label = auditLabel(seq);
     const sealedRecord = sealJson(s.masterKey, record, label, this.random);
-    const sealedCheckpoint = sealJson(
-      s.masterKey,
-      {
-        generation: s.generation,
-        state_sha256: s.stateSha256,
-        audit_count: seq,
-        audit_head: record.hash,
-        row_count: s.rowCount,
-      },
-      HEAD_CHECKPOINT_LABEL,
-      this.random,
-    );
+    const sealedCheckpoint = this.sealCheckpoint(s, {
+      generation: s.generation,
+      state_generation: s.stateGeneration,
+      state_sha256: s.stateSha256,
+      audit_count: seq,
+      audit_head: record.hash,
+      row_count: s.rowCount,
+    });
     this.transact(failCode, () => {
       this.insertState.run(label.purpose, sealedRecord);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
@@ -463,7 +541,7 @@ export class VaultStore {
     if (!deviceRow || !stateRow || !checkpointRow) throw new VaultStoreError('corrupt', 'missing rows');
 
     const checkpoint = parseCheckpoint(openJson(masterKey, checkpointRow.value, HEAD_CHECKPOINT_LABEL));
-    const statePlain = openState(masterKey, stateRow.value, STATE_LABEL);
+    const statePlain = openNative(masterKey, stateRow.value, STATE_LABEL);
     const stateSha256 = sha256Hex(statePlain);
     let stateRecord: unknown;
     try {
@@ -477,7 +555,12 @@ export class VaultStore {
     if (!isJsonObject(rec) || !Number.isSafeInteger(rec.generation) || !isJsonObject(rec.value))
       throw new VaultStoreError('corrupt', 'state shape');
     // AUD-2: a checkpoint that does not describe the remaining state (rolled back or stale).
-    if (checkpoint.generation !== rec.generation || checkpoint.state_sha256 !== stateSha256)
+    const stateGeneration = checkpoint.state_generation ?? checkpoint.generation;
+    if (
+      stateGeneration !== rec.generation ||
+      stateGeneration > checkpoint.generation ||
+      checkpoint.state_sha256 !== stateSha256
+    )
       throw new VaultStoreError('corrupt', 'state does not match its checkpoint');
 
     // AUD-2: extra rows are insert-only; fewer (or more) than the checkpoint counts is tampering.
@@ -485,7 +568,7 @@ export class VaultStore {
     if ((this.countExtraRows.get() as { n: number }).n !== rowCount)
       throw new VaultStoreError('corrupt', 'sealed rows do not match the checkpoint');
 
-    const device = openState(masterKey, deviceRow.value, DEVICE_KEYS_LABEL);
+    const device = openNative(masterKey, deviceRow.value, DEVICE_KEYS_LABEL);
     if (device.length !== 2 * DEVICE_KEY_BYTES) {
       wipe(device);
       throw new VaultStoreError('corrupt', 'device keys length');
@@ -500,7 +583,8 @@ export class VaultStore {
       signingSeed,
       signingPublicKey: ed25519PublicKey(signingSeed),
       exchangePrivateKey,
-      generation: rec.generation as number,
+      generation: checkpoint.generation,
+      stateGeneration,
       stateSha256,
       value: rec.value,
       auditCount: checkpoint.audit_count,

@@ -70,3 +70,30 @@ export interface Embedder {
   embed(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
   close(): Promise<void>;
 }
+
+/** How `search` ranks: FTS5 only, vectors only, or both fused by RRF (RAG-14, KNOW-01..03). */
+export type SearchKind = 'lexical' | 'vector' | 'hybrid';
+
+/** One retrieved chunk as returned by `memory_retrieve` / `rag search` (RAG-12). */
+export interface RetrievedChunk extends ChunkRecord {
+  /** Final score of the stage that ordered the list (higher is better; only comparable within one list). */
+  score: number;
+  /** 1-based position in the result list. */
+  rank: number;
+  /** Source id used by the answer flow: `S1`, `S2`, ... */
+  sourceId: string;
+  /** Citation label shown to users and the model: `[S1]`, `[S2]`, ... */
+  citation: string;
+}
+
+/** One message sent to a chat model. The model gets no tools (RAG-24). */
+export interface ChatMessage {
+  role: 'system' | 'user';
+  content: string;
+}
+
+/** A generation endpoint (local or remote, EGRESS-*), implemented by the caller. */
+export interface ChatModel {
+  /** Returns the raw completion text; the answer flow parses it strictly (RAG-25). */
+  complete(messages: readonly ChatMessage[], options: { signal?: AbortSignal }): Promise<string>;
+}

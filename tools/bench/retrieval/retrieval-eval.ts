@@ -1,0 +1,155 @@
+// The evaluation behind `npm run bench:retrieval`: builds a lexical (FTS5/BM25) and a
+// vector (USE-lite, 512-d) index over a corpus, runs labelled queries in the lexical,
+// vector and hybrid (RRF) modes, and measures MiniSearch on the same corpus in the same run.
+import { performance } from 'node:perf_hooks';
+import MiniSearch from 'minisearch';
+import {
+  buildChunkRecords,
+  composeSegmenter,
+  createRetriever,
+  type ChunkRecord,
+  type SearchKind,
+} from '@arslan/retrieval';
+import {
+  createFtsLexicalIndex,
+  createJiebaSegmenter,
+  createUseLiteEmbedder,
+  createVectorIndex,
+} from '@arslan/retrieval-node';
+import type { EvalDocument, EvalQuery } from './retrieval-corpus';
+
+const ROUNDS = 5;
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function round(value: number, digits = 3): number {
+  return Math.round(value * 10 ** digits) / 10 ** digits;
+}
+
+/** recall@10 and MRR@10 over document ids, first occurrence of each document only. */
+function quality(rankedDocs: string[][], queries: EvalQuery[]): { recall10: number; mrr10: number } {
+  let recall = 0;
+  let mrr = 0;
+  queries.forEach((q, i) => {
+    const seen: string[] = [];
+    for (const doc of rankedDocs[i] ?? []) if (!seen.includes(doc)) seen.push(doc);
+    const top = seen.slice(0, 10);
+    const relevant = new Set(q.relevant);
+    recall += top.filter((d) => relevant.has(d)).length / Math.min(relevant.size, 10);
+    const first = top.findIndex((d) => relevant.has(d));
+    mrr += first >= 0 ? 1 / (first + 1) : 0;
+  });
+  return { recall10: recall / queries.length, mrr10: mrr / queries.length };
+}
+
+async function timed<T>(run: () => Promise<T> | T): Promise<{ value: T; ms: number }> {
+  const start = performance.now();
+  const value = await run();
+  return { value, ms: performance.now() - start };
+}
+
+export async function runRetrievalEval(documents: EvalDocument[], queries: EvalQuery[], corpusName: string) {
+  const segmenter = composeSegmenter({ chinese: createJiebaSegmenter() });
+  const chunks: ChunkRecord[] = documents.flatMap((d) =>
+    buildChunkRecords({
+      vaultId: 'bench',
+      assetId: d.id,
+      revisionId: `rev:${d.id}`,
+      title: d.title,
+      body: d.body,
+      metadata: '',
+    }),
+  );
+  const docOf = new Map(chunks.map((c) => [c.chunkId, c.assetId]));
+
+  const lexical = createFtsLexicalIndex({ segmenter });
+  const lexicalBuild = await timed(() => lexical.add(chunks));
+  const embedder = await createUseLiteEmbedder();
+  const vector = createVectorIndex({ dimensions: embedder.dimensions, maxVectors: chunks.length });
+  const vectorBuild = await timed(async () => {
+    for (let i = 0; i < chunks.length; i += 64) {
+      const batch = chunks.slice(i, i + 64);
+      const vectors = await embedder.embed(batch.map((c) => `${c.title}\n${c.text}`));
+      batch.forEach((c, j) => vector.add(c.chunkId, vectors[j] as Float32Array));
+    }
+  });
+  const retriever = createRetriever({ lexical, vector, embedder, segmenter });
+
+  const modes: Record<string, { p50: number; p95: number; recall10: number; mrr10: number }> = {};
+  for (const kind of ['lexical', 'vector', 'hybrid'] as SearchKind[]) {
+    const latencies: number[] = [];
+    let ranked: string[][] = [];
+    for (let round_ = 0; round_ < ROUNDS; round_++) {
+      ranked = [];
+      for (const q of queries) {
+        const { value, ms } = await timed(() =>
+          retriever.search({ query: q.query, mode: 'any', kind, limit: 10 }),
+        );
+        latencies.push(ms);
+        ranked.push(value.chunks.map((c) => docOf.get(c.chunkId) as string));
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    modes[kind] = {
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      ...quality(ranked, queries),
+    };
+  }
+
+  const mini = new MiniSearch<EvalDocument>({
+    fields: ['title', 'body'],
+    storeFields: ['id'],
+    searchOptions: { boost: { title: 5 } },
+  });
+  const miniBuild = await timed(() => mini.addAll(documents));
+  const miniLatencies: number[] = [];
+  let miniRanked: string[][] = [];
+  for (let round_ = 0; round_ < ROUNDS; round_++) {
+    miniRanked = [];
+    for (const q of queries) {
+      const { value, ms } = await timed(() => mini.search(q.query).slice(0, 10));
+      miniLatencies.push(ms);
+      miniRanked.push(value.map((r) => String(r.id)));
+    }
+  }
+  miniLatencies.sort((a, b) => a - b);
+  const miniQuality = quality(miniRanked, queries);
+  await embedder.close();
+
+  const lex = modes['lexical']!;
+  const hyb = modes['hybrid']!;
+  const vec = modes['vector']!;
+  return {
+    bench: 'retrieval',
+    corpus: corpusName,
+    documents: documents.length,
+    chunks: chunks.length,
+    queries: queries.length,
+    embedder: embedder.id,
+    build_lexical_ms: round(lexicalBuild.ms, 1),
+    build_vectors_ms: round(vectorBuild.ms, 1),
+    lexical_p50_ms: round(lex.p50),
+    lexical_p95_ms: round(lex.p95),
+    vector_p50_ms: round(vec.p50),
+    vector_p95_ms: round(vec.p95),
+    hybrid_p50_ms: round(hyb.p50),
+    hybrid_p95_ms: round(hyb.p95),
+    lexical_recall10: round(lex.recall10),
+    lexical_mrr10: round(lex.mrr10),
+    vector_recall10: round(vec.recall10),
+    vector_mrr10: round(vec.mrr10),
+    hybrid_recall10: round(hyb.recall10),
+    hybrid_mrr10: round(hyb.mrr10),
+    minisearch_build_ms: round(miniBuild.ms, 1),
+    minisearch_p50_ms: round(percentile(miniLatencies, 50)),
+    minisearch_p95_ms: round(percentile(miniLatencies, 95)),
+    minisearch_recall10: round(miniQuality.recall10),
+    minisearch_mrr10: round(miniQuality.mrr10),
+    ratio_lexical_p95_vs_minisearch: round(lex.p95 / percentile(miniLatencies, 95)),
+    ratio_lexical_mrr_vs_minisearch: round(lex.mrr10 / (miniQuality.mrr10 || 1e-9)),
+    ratio_hybrid_mrr_vs_lexical: round(hyb.mrr10 / (lex.mrr10 || 1e-9)),
+  };
+}
