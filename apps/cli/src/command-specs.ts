@@ -18,6 +18,11 @@ export const FLAG_TYPES: Record<string, FlagType> = {
   revision: 'string',
   all: 'boolean',
   'device-only': 'boolean',
+  mode: 'string',
+  kind: 'string',
+  limit: 'string',
+  from: 'string',
+  model: 'string',
 };
 
 export const GLOBAL_FLAGS = ['data', 'config', 'json', 'help'] as const;
@@ -43,7 +48,14 @@ export type CommandName =
   | 'restore'
   | 'audit verify'
   | 'vault create'
-  | 'vault list';
+  | 'vault list'
+  | 'search'
+  | 'retrieve'
+  | 'rag index'
+  | 'rag status'
+  | 'rag search'
+  | 'rag ask'
+  | 'rag model-install';
 
 export interface CommandSpec {
   name: CommandName;
@@ -54,6 +66,7 @@ export interface CommandSpec {
 }
 
 const BODY = ['title', 'body', 'body-file'];
+const SEARCH = ['vault', 'mode', 'kind', 'limit'];
 
 export const COMMANDS: readonly CommandSpec[] = [
   cmd('daemon start', [], [], 'start the vault daemon for the data directory'),
@@ -107,10 +120,47 @@ export const COMMANDS: readonly CommandSpec[] = [
   cmd('audit verify', [], [], 'verify the signed audit chain'),
   cmd('vault create', ['name'], ['device-only'], 'create a vault', 'NAME [--device-only]'),
   cmd('vault list', [], [], 'list vaults'),
+  cmd(
+    'search',
+    ['query'],
+    SEARCH,
+    'search memories, one hit per memory',
+    'QUERY [--mode any|all|phrase] [--kind lexical|vector|hybrid] [--limit N] [--vault V]',
+  ),
+  cmd(
+    'retrieve',
+    ['query'],
+    SEARCH,
+    'retrieve matching chunks with citations and UTF-8 byte offsets',
+    'QUERY [--mode any|all|phrase] [--kind lexical|vector|hybrid] [--limit N] [--vault V]',
+  ),
+  cmd('rag index', [], ['vault'], 'build the in-memory search index of a vault now', '[--vault V]'),
+  cmd('rag status', [], ['vault'], 'show the search index of a vault', '[--vault V]'),
+  cmd(
+    'rag search',
+    ['query'],
+    SEARCH,
+    'like retrieve: single chunks with citations',
+    'QUERY [--mode any|all|phrase] [--kind lexical|vector|hybrid] [--limit N] [--vault V]',
+  ),
+  cmd(
+    'rag ask',
+    ['question'],
+    ['vault', 'mode', 'limit'],
+    'answer from your memories with citations ([rag.generation] endpoint)',
+    'QUESTION [--mode any|all|phrase] [--limit N] [--vault V]',
+  ),
+  cmd(
+    'rag model-install',
+    [],
+    ['from', 'model'],
+    'verify and install an ONNX embedding model into <data dir>/models (refuses an unpinned manifest: manifest_unpinned)',
+    '[--from DIR] [--model embeddinggemma-300m-q4]',
+  ),
 ];
 
 /** Words that start a two-word command. */
-export const COMMAND_GROUPS = ['daemon', 'audit', 'vault'] as const;
+export const COMMAND_GROUPS = ['daemon', 'audit', 'vault', 'rag'] as const;
 
 function cmd(
   name: CommandName,

@@ -13,7 +13,7 @@ export function daemonBundlePath(cliBundleDir: string): string {
  * Spawns the daemon detached from this terminal: stdin ignored, stdout/stderr appended to
  * DIR/daemon.log (mode 0600), unref'd so the CLI can exit.
  */
-export function spawnDetachedDaemon(bundle: string, dataDir: string): SpawnedDaemon {
+export function spawnDetachedDaemon(bundle: string, dataDir: string, configPath?: string): SpawnedDaemon {
   if (!existsSync(bundle)) {
     throw new DaemonNotRunningError(`the daemon is not built (${bundle} is missing); run \`npm run build\``);
   }
@@ -22,7 +22,8 @@ export function spawnDetachedDaemon(bundle: string, dataDir: string): SpawnedDae
   chmodSync(logPath, 0o600);
   let exited = false;
   try {
-    const child = spawn(process.execPath, [bundle, '--data', dataDir], {
+    const args = [bundle, '--data', dataDir, ...(configPath === undefined ? [] : ['--config', configPath])];
+    const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ['ignore', log, log],
     });

@@ -31,7 +31,7 @@ export async function daemonStartCommand(ctx: CommandContext): Promise<CommandOu
     };
   }
   mkdirSync(ctx.dataDir, { recursive: true, mode: 0o700 });
-  const child = ctx.deps.spawnDaemon(ctx.dataDir);
+  const child = ctx.deps.spawnDaemon(ctx.dataDir, ctx.configPath ?? undefined);
   const deadline = ctx.deps.now() + DAEMON_WAIT_MS;
   for (;;) {
     const status = await probeStatus(ctx);

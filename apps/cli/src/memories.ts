@@ -18,7 +18,7 @@ export function main(argv: readonly string[]): Promise<number> {
     },
     {
       connector: createDaemonClientConnector(),
-      spawnDaemon: (dataDir) => spawnDetachedDaemon(daemonBundle, dataDir),
+      spawnDaemon: (dataDir, configPath) => spawnDetachedDaemon(daemonBundle, dataDir, configPath),
       processAlive,
       sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
       now: () => Date.now(),

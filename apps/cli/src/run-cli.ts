@@ -15,6 +15,15 @@ import {
   writeCommand,
 } from './asset.command';
 import { daemonStartCommand, daemonStatusCommand, daemonStopCommand } from './daemon.command';
+import {
+  ragAskCommand,
+  ragIndexCommand,
+  ragModelInstallCommand,
+  ragSearchCommand,
+  ragStatusCommand,
+  retrieveCommand,
+  searchCommand,
+} from './rag.command';
 import { StdinReader } from './stdin-reader';
 import {
   auditVerifyCommand,
@@ -54,6 +63,13 @@ const HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<CommandOutc
   'audit verify': auditVerifyCommand,
   'vault create': vaultCreateCommand,
   'vault list': vaultListCommand,
+  search: searchCommand,
+  retrieve: retrieveCommand,
+  'rag index': ragIndexCommand,
+  'rag status': ragStatusCommand,
+  'rag search': ragSearchCommand,
+  'rag ask': ragAskCommand,
+  'rag model-install': ragModelInstallCommand,
 };
 
 /**
@@ -78,7 +94,14 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
       args.global.data !== undefined
         ? resolve(io.cwd, args.global.data)
         : (config.dataDir ?? defaultDataDir(platform));
-    const outcome = await HANDLERS[args.command.name]({ args, dataDir, io, deps, reader });
+    const outcome = await HANDLERS[args.command.name]({
+      args,
+      dataDir,
+      configPath: config.path,
+      io,
+      deps,
+      reader,
+    });
     io.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : withNewline(outcome.text));
     return outcome.exitCode ?? EXIT_OK;
   } catch (error) {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DaemonClient, daemonSocketPath } from '@arslan/daemon-client';
@@ -17,6 +17,11 @@ function stubService(closed: { count: number }): VaultService {
 
 describe('daemon runtime', () => {
   let root: string;
+  const writeToml = (name: string, text: string): string => {
+    const path = join(root, name);
+    writeFileSync(path, text);
+    return path;
+  };
   beforeEach(() => (root = mkdtempSync(join(tmpdir(), 'arslan-daemon-'))));
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
@@ -25,6 +30,61 @@ describe('daemon runtime', () => {
     expect(parseDaemonArgs(['--data=/abs'])).toEqual({ dataDir: '/abs' });
     expect(() => parseDaemonArgs([])).toThrow(/usage/);
     expect(() => parseDaemonArgs(['--data', 'a', '--password', 'p'])).toThrow(/unexpected argument/);
+  });
+
+  it('CFG-2: --config is parsed; a missing file, unknown key or bad value exits 1 before the store is opened', async () => {
+    expect(parseDaemonArgs(['--data', 'x', '--config', 'c.toml'], '/home/u')).toEqual({
+      dataDir: '/home/u/x',
+      configPath: '/home/u/c.toml',
+    });
+    const bad = [
+      join(root, 'missing.toml'),
+      writeToml('unknown.toml', '[rag]\nembedder = "none"\nfoo = 1\n'),
+      writeToml('value.toml', '[rag]\nembedder = "gpt"\n'),
+      writeToml(
+        'key.toml',
+        '[rag.generation]\nbase_url = "http://127.0.0.1:1/v1"\nmodel = "m"\napi_key_env = "sk-123"\n',
+      ),
+    ];
+    for (const config of bad) {
+      let created = 0;
+      const errors: string[] = [];
+      const code = await runDaemon(['--data', join(root, 'data'), '--config', config], {
+        createService: () => {
+          created++;
+          return stubService({ count: 0 });
+        },
+        stdout: () => undefined,
+        stderr: (line) => errors.push(line),
+        signals: new EventEmitter(),
+      });
+      expect(code).toBe(1);
+      expect(created).toBe(0);
+      expect(errors.join('\n')).toContain(config);
+      expect(existsSync(join(root, 'data'))).toBe(false);
+    }
+  });
+
+  it('passes the resolved [rag] config to createRag (CFG-3: relative paths against the file)', async () => {
+    const config = writeToml('ok.toml', '[rag]\nembedder = "onnx"\nlocal_model_dir = "models/x"\n');
+    const lines: string[] = [];
+    let seen: unknown;
+    const running = runDaemon(['--data', join(root, 'data'), '--config', config], {
+      createService: () => stubService({ count: 0 }),
+      createRag: (_service, rag) => {
+        seen = rag;
+        return { clear: () => undefined, close: async () => undefined } as never;
+      },
+      stdout: (line) => lines.push(line),
+      stderr: () => undefined,
+      signals: new EventEmitter(),
+    });
+    while (lines.length === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(seen).toEqual({ embedder: 'onnx', localModelDir: join(root, 'models/x') });
+    const client = await DaemonClient.connect(join(root, 'data'), { timeoutMs: 2000 });
+    await client.call('shutdown', {});
+    client.close();
+    expect(await running).toBe(0);
   });
 
   it('creates DIR 0700, writes the pid file 0600, prints the socket line once; shutdown cleans up and exits 0', async () => {

@@ -7,13 +7,17 @@ import { daemonSocketPath } from '@arslan/daemon-client';
 import type { VaultService } from '@arslan/desktop-vault';
 import { IPC_EXIT_CODES, isIpcErrorCode } from '@arslan/protocol';
 import { startVaultIpcServer } from '@arslan/vault-ipc';
+import type { RagService, RagServiceConfig } from '@arslan/vault-rag';
 import { parseDaemonArgs } from './daemon-args';
+import { type DaemonConfig, loadDaemonConfig } from './daemon-config';
 
 export const PID_FILE_NAME = 'daemon.pid';
 export const SOCKET_LINE_PREFIX = 'ARSLAN_VAULT_SOCKET=';
 
 export interface DaemonDeps {
   createService(dataDir: string): VaultService;
+  /** Retrieval over the service (RAG-*); without it the RAG ops answer `bad_request`. */
+  createRag?(service: VaultService, config: RagServiceConfig): RagService;
   stdout: (line: string) => void;
   stderr: (line: string) => void;
   /** Where SIGTERM/SIGINT arrive; defaults to `process`. */
@@ -28,17 +32,24 @@ function exitCodeOf(error: unknown): number {
 /** Runs until stopped; resolves with the process exit code. */
 export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Promise<number> {
   let dataDir: string;
+  let config: DaemonConfig;
   try {
-    ({ dataDir } = parseDaemonArgs(argv));
+    const args = parseDaemonArgs(argv);
+    dataDir = args.dataDir;
+    // CFG-2: a missing file, unknown key or bad value stops the daemon before the store is opened.
+    config = loadDaemonConfig(args.configPath);
   } catch (error) {
     deps.stderr((error as Error).message);
     return 1;
   }
   let service: VaultService | undefined;
+  let rag: RagService | undefined;
   try {
     if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     service = deps.createService(dataDir);
     const liveService = service;
+    rag = deps.createRag?.(service, config.rag);
+    const liveRag = rag;
     const pidFile = join(dataDir, PID_FILE_NAME);
     let resolveExit: (code: number) => void = () => undefined;
     const exited = new Promise<number>((resolve) => (resolveExit = resolve));
@@ -51,6 +62,7 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
       signals.off('SIGTERM', onSignal);
       signals.off('SIGINT', onSignal);
       await server.close();
+      await liveRag?.close().catch(() => undefined);
       let code = 0;
       try {
         liveService.close();
@@ -70,6 +82,7 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
     const server = await startVaultIpcServer({
       socketPath: daemonSocketPath(dataDir),
       service,
+      ...(liveRag ? { rag: liveRag } : {}),
       dataDir,
       onShutdown: () => void stop(),
     });
@@ -87,6 +100,7 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
         : `daemon failed to start: ${(error as Error).message}`,
     );
     try {
+      rag?.clear();
       service?.close();
     } catch {
       // best effort

@@ -27,6 +27,16 @@ export const STATUS: VaultOpResults['status'] = {
   pid: 4242,
 };
 
+const RAG_STATUS: VaultOpResults['rag_status'] = {
+  vault: 'default',
+  indexed: true,
+  chunks: 0,
+  text_bytes: 0,
+  vector_bytes: 0,
+  embedder: null,
+  cached_vaults: 1,
+};
+
 const REVISION = { vault: 'default', asset_id: '0'.repeat(32), revision_id: 'a'.repeat(64) };
 const VAULT = { name: 'work', vault_id: 'v2', device_only: true };
 
@@ -58,6 +68,12 @@ export const DEFAULT_RESULTS: { [Op in VaultOp]: OpHandler } = {
   restore: () => ({ vaults: [VAULT], device_fingerprint: 'cd'.repeat(32), assets: 2 }),
   audit_verify: () => ({ ok: true, entries: 1, head: 'h', problem: null }),
   shutdown: () => ({}),
+  search: () => ({ vault: 'default', kind: 'lexical', hits: [] }),
+  retrieve: () => ({ vault: 'default', kind: 'lexical', chunks: [] }),
+  rag_search: () => ({ vault: 'default', kind: 'lexical', chunks: [] }),
+  rag_index: () => RAG_STATUS,
+  rag_status: () => RAG_STATUS,
+  rag_ask: () => ({ vault: 'default', status: 'insufficient_evidence', answer: null, citations: [] }),
 };
 
 export function fakeDaemon(handlers: Partial<Record<VaultOp, OpHandler>> = {}): FakeDaemon {

@@ -6,6 +6,7 @@ import { type Server, type Socket, createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { FrameDecoder, encodeFrame, parseFrameJson } from '@arslan/daemon-client';
 import type { VaultService } from '@arslan/desktop-vault';
+import type { RagService } from '@arslan/vault-rag';
 import {
   type PeerCredentials,
   parentPidOf as procParentPidOf,
@@ -62,6 +63,8 @@ export const DEFAULT_VAULT_IPC_LIMITS: VaultIpcLimits = {
 export interface VaultIpcServerOptions {
   socketPath: string;
   service: VaultService;
+  /** Retrieval over the service (RAG-*); cleared on lock. */
+  rag?: RagService;
   /** Called once after the `shutdown` response has been written. */
   onShutdown: () => void;
   clock?: Clock;
@@ -201,6 +204,7 @@ export async function startVaultIpcServer(options: VaultIpcServerOptions): Promi
     policy,
     parentPidOf: options.parentPidOf ?? ((pid) => procParentPidOf(pid)),
     dataDir: options.dataDir ?? '',
+    ...(options.rag ? { rag: options.rag } : {}),
   });
   const { socketPath } = options;
   const uid = process.getuid?.();

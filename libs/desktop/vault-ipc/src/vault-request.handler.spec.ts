@@ -203,4 +203,46 @@ describe('vault IPC server: sessions (IPC-10..15)', () => {
     await call('lock');
     expect(errorCode(await call('vault_list'))).toBe('locked');
   });
+
+  it('RAG ops go to the rag service outside the write queue; lock clears it (RAG-6); none → bad_request', async () => {
+    const seen: string[] = [];
+    let cleared = 0;
+    let release: () => void = () => undefined;
+    const rag = {
+      search: async () => {
+        seen.push('search');
+        await new Promise<void>((resolve) => (release = resolve));
+        return { vault: 'personal', kind: 'lexical', hits: [] };
+      },
+      retrieve: async (op: string) => (seen.push(op), { vault: 'personal', kind: 'lexical', chunks: [] }),
+      index: async () => (seen.push('rag_index'), {}),
+      status: () => (seen.push('rag_status'), {}),
+      ask: async () => (seen.push('rag_ask'), {}),
+      clear: () => void (cleared += 1),
+      close: async () => undefined,
+    };
+    await start({ rag: rag as unknown as VaultIpcServerOptions['rag'] });
+    await call('unlock', { password: PASSWORD });
+    const other = await rawClient(socketPath);
+    const slow = other.request(999, 'search', { query: 'q' });
+    while (!seen.includes('search')) await new Promise((resolve) => setTimeout(resolve, 5));
+    // a write op still runs while the search (model work) is pending
+    expect(await call('write', { title: 't', body: 'b' })).toMatchObject({ ok: true });
+    for (const op of ['retrieve', 'rag_search', 'rag_index', 'rag_status'])
+      expect(
+        await call(op, op.startsWith('rag_i') || op === 'rag_status' ? {} : { query: 'q' }),
+      ).toMatchObject({ ok: true });
+    expect(await call('rag_ask', { question: 'q' })).toMatchObject({ ok: true });
+    release();
+    expect(await slow).toMatchObject({ ok: true });
+    other.socket.destroy();
+    expect(seen).toEqual(['search', 'retrieve', 'rag_search', 'rag_index', 'rag_status', 'rag_ask']);
+    await call('lock');
+    expect(cleared).toBe(1);
+    await server?.close();
+    raw.socket.destroy();
+    server = undefined;
+    await start();
+    expect(errorCode(await call('search', { query: 'q' }))).toBe('bad_request');
+  });
 });

@@ -6,6 +6,7 @@ import type { VaultService } from '@arslan/desktop-vault';
 import type { PeerCredentials } from '@arslan/peer-credentials';
 import { IpcError, type VaultOpResults, type VaultRequest } from '@arslan/protocol';
 import { assertUnreachable } from '@arslan/util';
+import type { RagService } from '@arslan/vault-rag';
 import { toIpcErrorBody } from './ipc-error.mapper';
 import { type SessionPolicy } from './session-policy';
 import { WriteQueue } from './write-queue';
@@ -20,6 +21,8 @@ export interface VaultRequestHandlerDeps {
   policy: SessionPolicy;
   parentPidOf: (pid: number) => number | undefined;
   dataDir: string;
+  /** Retrieval (RAG-*); without it the RAG ops answer `bad_request`. */
+  rag?: RagService;
 }
 
 export class VaultRequestHandler {
@@ -42,6 +45,7 @@ export class VaultRequestHandler {
     const { service, policy } = this.deps;
     if (policy.unlockExpired()) {
       service.lock();
+      this.deps.rag?.clear(); // RAG-6
       policy.locked();
     } else if (policy.unlockExpiresAt() === null && this.unlocked()) {
       policy.touch(); // unlocked without us seeing it: start the idle timer now
@@ -138,6 +142,7 @@ export class VaultRequestHandler {
       case 'lock':
         return this.write(() => {
           service.lock();
+          this.deps.rag?.clear(); // RAG-6: lock clears every index and vector, aborts model work
           policy.locked();
           return {};
         });
@@ -177,9 +182,28 @@ export class VaultRequestHandler {
         return this.data(() => service.diff(request.args));
       case 'audit_verify':
         return this.data(() => service.auditVerify());
+      // Retrieval: never in the write queue, so model work does not hold it (IPC-10, RAG-21).
+      case 'search':
+        return this.data(() => this.ragService().search(request.args));
+      case 'retrieve':
+        return this.data(() => this.ragService().retrieve('retrieve', request.args));
+      case 'rag_search':
+        return this.data(() => this.ragService().retrieve('rag_search', request.args));
+      case 'rag_index':
+        return this.data(() => this.ragService().index(request.args));
+      case 'rag_status':
+        return this.data(() => this.ragService().status(request.args));
+      case 'rag_ask':
+        return this.data(() => this.ragService().ask(request.args));
       default:
         return assertUnreachable(request);
     }
+  }
+
+  private ragService(): RagService {
+    const rag = this.deps.rag;
+    if (!rag) throw new IpcError('bad_request', 'retrieval is not enabled in this daemon');
+    return rag;
   }
 
   /** IPC-14/15: failures are audited only while unlocked; attempts while locked never are. */

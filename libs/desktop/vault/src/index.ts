@@ -20,7 +20,14 @@ export {
   verifyAuditRecords,
 } from './audit-chain';
 export { type OpenStoreOptions, type SqliteDurability, VaultStore, openStore } from './vault-store';
-export { VaultServiceError, type VaultServiceState, type VaultService } from './vault-service.port';
+export {
+  VaultServiceError,
+  type VaultServiceState,
+  type VaultService,
+  type IndexSource,
+  type IndexSourceStamp,
+  type IndexSources,
+} from './vault-service.port';
 export { type SealedRowInput, type CommitOptions } from './vault-store';
 export {
   type VaultServiceOptions,

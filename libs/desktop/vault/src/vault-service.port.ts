@@ -3,6 +3,7 @@
 // while locked (IPC-14), one-writer serialisation (IPC-10) — belongs to the daemon,
 // not here. Every method throws VaultServiceError (codes = IPC wire codes).
 import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
+import type { JsonObject } from './canonical-json';
 
 export class VaultServiceError extends Error {
   readonly code: IpcErrorCode;
@@ -19,6 +20,31 @@ export interface VaultServiceState {
   unlocked: boolean;
   deviceFingerprint: string | null;
   vaults: VaultOpResults['vault_list']['vaults'];
+}
+
+/** What the search index of one vault was built from (RAG-6, RAG-21): compare before and after external work. */
+export interface IndexSourceStamp {
+  vault: string;
+  vault_id: string;
+  device_only: boolean;
+  /** Changes with every revision (write, delete, resolve, import), policy or epoch change of this vault. */
+  content_stamp: string;
+  /** Bumped by every lock and unlock of the service. */
+  unlock_generation: number;
+}
+
+/** The head of one live asset, as indexed (RAG-3 exclusions already applied). */
+export interface IndexSource {
+  asset_id: string;
+  revision_id: string;
+  title: string;
+  body: string;
+}
+
+export interface IndexSources extends IndexSourceStamp {
+  sources: IndexSource[];
+  /** Assets left out by RAG-3 (deleted, conflicted, ...). */
+  excluded: number;
 }
 
 export interface VaultService {
@@ -44,6 +70,20 @@ export interface VaultService {
   /** Only when no store exists yet: recovers a backup into a new identity (BAK-2..5). Leaves it unlocked. */
   restore(args: VaultOpArgs<'restore'>): Promise<VaultOpResults['restore']>;
   auditVerify(): VaultOpResults['audit_verify'];
+  /** Cheap: the current stamp of a vault's index sources (throws `locked`, `not_found`). */
+  indexStamp(vault?: string): IndexSourceStamp;
+  /**
+   * Read-only: the decrypted heads of every indexable asset of a vault (RAG-3: only live, not
+   * conflicted; each routed through `eligibleForIndex`). Not a delivery: callers MUST commit a
+   * `read` intent (`recordIntent`) before any of this text leaves the daemon (VAULT-13, RAG-22).
+   */
+  indexSources(vault?: string): IndexSources;
+  /** The unlock generation (bumped on lock and unlock); safe while locked. */
+  unlockGeneration(): number;
+  /** VAULT-13 / RAG-22: commits a signed intent; throws `intent_failed` (then do not deliver) or `locked`. */
+  recordIntent(kind: 'read' | 'inference', details: JsonObject): void;
+  /** AUD-5 / RAG-23: an audit event (outcome, source ids). Never prompts, answers or keys. */
+  recordEvent(kind: string, details: JsonObject): void;
   /** IPC-15: while unlocked, record a failed operation in the signed audit (no secrets). */
   recordFailure(op: string, code: IpcErrorCode): void;
   /** Locks, closes the database and releases the directory lock. */

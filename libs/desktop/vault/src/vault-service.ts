@@ -37,7 +37,15 @@ import {
 import { type AssetIndex, AssetIndexes, META_TO, assetStateOf, metaPurpose, newestHead } from './asset-index';
 import { parseRevisionRow, revisionPurpose } from './revision-rows';
 import { mapErrors, mapErrorsAsync, serviceError } from './vault-service.errors';
-import type { VaultService, VaultServiceState } from './vault-service.port';
+import type {
+  IndexSource,
+  IndexSourceStamp,
+  IndexSources,
+  VaultService,
+  VaultServiceState,
+} from './vault-service.port';
+import { eligibleForIndex } from '@arslan/retrieval-node';
+import type { AuditEntry } from './audit-chain';
 import { type SealedRowInput, type VaultStore, openStore } from './vault-store';
 import type { JsonObject } from './canonical-json';
 import { backupVaults, restoreFromBackup } from './vault-backup';
@@ -100,6 +108,8 @@ export class LocalVaultService implements VaultService {
   private store: VaultStore | undefined;
   private caches: Caches = { policies: new Map(), epochKeys: new Map() };
   private fingerprint: string | null = null;
+  /** Bumped on every lock, unlock and close (RAG-21 re-checks). */
+  private unlockGen = 0;
 
   constructor(dataDir: string, options: VaultServiceOptions = {}) {
     this.dataDir = dataDir;
@@ -152,12 +162,14 @@ export class LocalVaultService implements VaultService {
   }
 
   lock(): void {
+    this.unlockGen++;
     this.compactIndex();
     this.store?.lock();
     this.dropCaches();
   }
 
   close(): void {
+    this.unlockGen++;
     this.compactIndex();
     this.dropCaches();
     this.store?.close();
@@ -395,6 +407,82 @@ export class LocalVaultService implements VaultService {
     });
   }
 
+  // ---------------------------------------------------------------- retrieval sources (RAG-3, RAG-6, RAG-21)
+
+  unlockGeneration(): number {
+    return this.unlockGen;
+  }
+
+  indexStamp(vaultName?: string): IndexSourceStamp {
+    return mapErrors('index_stamp', () => {
+      const name = vaultName ?? DEFAULT_VAULT;
+      const vault = findVault(this.serviceState(), name);
+      let revisions = 0;
+      const assets = this.assetIndex().assets(vault.vault_id);
+      for (const asset of assets.values()) revisions += asset.revisions;
+      return {
+        vault: name,
+        vault_id: vault.vault_id,
+        device_only: vault.device_only,
+        // Revisions are insert-only, so the count grows with every write/delete/resolve/import.
+        content_stamp: `${vault.epoch}:${vault.policy.length}:${assets.size}:${revisions}`,
+        unlock_generation: this.unlockGen,
+      };
+    });
+  }
+
+  indexSources(vaultName?: string): IndexSources {
+    return mapErrors('index_sources', () => {
+      const stamp = this.indexStamp(vaultName);
+      const vault = findVault(this.serviceState(), stamp.vault);
+      const sources: IndexSource[] = [];
+      let excluded = 0;
+      for (const [assetId, asset] of this.assetIndex().assets(vault.vault_id)) {
+        const state = assetStateOf(asset);
+        // Only memories exist so far; credential/file/private/quarantined kinds would be excluded here.
+        const candidate = {
+          kind: 'memory' as const,
+          tombstone: state === 'deleted',
+          conflicted: state === 'conflicted',
+          quarantined: false,
+        };
+        if (!eligibleForIndex(candidate)) {
+          excluded++;
+          continue;
+        }
+        const head = newestHead(asset);
+        const loaded = this.loadRevision(vault, head.id);
+        if (loaded.record.asset_id !== assetId || loaded.record.tombstone) {
+          excluded++;
+          continue;
+        }
+        const content = this.openContent(vault, loaded.record);
+        sources.push({ asset_id: assetId, revision_id: head.id, title: content.title, body: content.body });
+      }
+      sources.sort((a, b) => (a.asset_id < b.asset_id ? -1 : a.asset_id > b.asset_id ? 1 : 0));
+      return { ...stamp, sources, excluded };
+    });
+  }
+
+  recordIntent(kind: 'read' | 'inference', details: JsonObject): void {
+    mapErrors('intent', () => {
+      this.serviceState();
+      this.requireStore().recordIntent(kind, details);
+    });
+  }
+
+  recordEvent(kind: string, details: JsonObject): void {
+    mapErrors('audit', () => {
+      this.serviceState();
+      this.requireStore().recordAudit(kind, details);
+    });
+  }
+
+  /** @internal (specs, diagnostics): the decrypted audit entries, oldest first. */
+  auditEntries(): AuditEntry[] {
+    return mapErrors('audit_entries', () => this.requireStore().auditEntries());
+  }
+
   recordFailure(op: string, code: IpcErrorCode): void {
     const store = this.store;
     if (!store?.isUnlocked) return;
@@ -598,7 +686,9 @@ export class LocalVaultService implements VaultService {
 
   private async unlockStore(pw: Uint8Array, store: VaultStore = this.requireStore()): Promise<void> {
     this.dropCaches();
+    this.unlockGen++;
     await store.unlock(pw);
+    this.unlockGen++;
     if (!isBootstrapped(store.peekState() as JsonObject)) this.bootstrap();
     this.fingerprint = this.deviceFingerprint();
     // Rebuilt here so unlock, not the first read, pays for it (snapshot + meta rows after it).

@@ -486,6 +486,21 @@ export class VaultStore {
     return verifyAuditRecords(records, s.signingPublicKey, { count: s.auditCount, head: s.auditHead });
   }
 
+  /** The opened audit entries, oldest first (inspection; `verifyAuditChain` checks them). */
+  auditEntries(): AuditEntry[] {
+    const s = this.requireSession();
+    const rows = this.selectAudit.all(AUDIT_PURPOSE_FROM, AUDIT_PURPOSE_TO) as ValueRow[];
+    return rows.map((row) => {
+      const record = openJson(s.masterKey, row.value, {
+        table: 'state',
+        purpose: row.purpose,
+      }) as unknown as {
+        entry: AuditEntry;
+      };
+      return record.entry;
+    });
+  }
+
   private appendAudit(
     type: AuditEntryType,
     kind: string,

@@ -38,4 +38,17 @@ export {
   type ReadResult,
   type HistoryEntry,
   type VaultOpResults,
+  type RetrievedChunk,
+  type SearchHit,
+  type RagStatusResult,
 } from './vault-ipc.results';
+export {
+  RAG_EMBEDDERS,
+  type RagEmbedderKind,
+  ragConfigSchema,
+  arslanConfigSchema,
+  type ArslanConfig,
+  type RagConfigToml,
+  type ConfigParseResult,
+  parseArslanConfig,
+} from './arslan-config';

@@ -18,6 +18,11 @@ export const IPC_ERROR_CODES = [
   'intent_failed',
   'corrupt',
   'internal',
+  // Retrieval (RAG-*, EGRESS-*).
+  'index_limit',
+  'stale',
+  'egress_refused',
+  'model_failed',
 ] as const;
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
@@ -42,6 +47,14 @@ export const IPC_EXIT_CODES: Record<IpcErrorCode, number> = {
   intent_failed: 14,
   corrupt: 15,
   internal: 16,
+  /** RAG-2: a vault's search index would exceed its chunk, text or vector limit. */
+  index_limit: 17,
+  /** RAG-21/28: the sources changed while the result was computed; it was discarded. */
+  stale: 18,
+  /** EGRESS-3/4/11: a model endpoint was refused (device-only vault, plain HTTP, redirect). */
+  egress_refused: 19,
+  /** A model endpoint or embedder failed, or its answer broke RAG-25 (bad or unknown citation). */
+  model_failed: 20,
 };
 
 export class IpcError extends Error {

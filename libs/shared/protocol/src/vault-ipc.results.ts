@@ -48,6 +48,39 @@ export interface HistoryEntry {
   device_fingerprint: string;
 }
 
+/** One retrieved chunk (RAG-12): original UTF-8 byte offsets into the revision body. */
+export interface RetrievedChunk {
+  citation: string;
+  asset_id: string;
+  revision_id: string;
+  chunk_id: string;
+  title: string;
+  text: string;
+  byte_start: number;
+  byte_end: number;
+  score: number;
+}
+
+/** One document of a basic search: the best chunk per asset (RAG-12). */
+export interface SearchHit {
+  asset_id: string;
+  revision_id: string;
+  title: string;
+  snippet: string;
+  score: number;
+  matching_chunks: number;
+}
+
+export interface RagStatusResult {
+  vault: string;
+  indexed: boolean;
+  chunks: number;
+  text_bytes: number;
+  vector_bytes: number;
+  embedder: string | null;
+  cached_vaults: number;
+}
+
 export interface VaultOpResults {
   status: StatusResult;
   init: { vault: string; vault_id: string; device_fingerprint: string };
@@ -69,4 +102,13 @@ export interface VaultOpResults {
   restore: { vaults: VaultSummary[]; device_fingerprint: string; assets: number };
   audit_verify: { ok: boolean; entries: number; head: string | null; problem: string | null };
   shutdown: Record<string, never>;
+  search: { vault: string; kind: 'lexical' | 'vector' | 'hybrid'; hits: SearchHit[] };
+  retrieve: { vault: string; kind: 'lexical' | 'vector' | 'hybrid'; chunks: RetrievedChunk[] };
+  rag_index: RagStatusResult;
+  rag_status: RagStatusResult;
+  rag_search: { vault: string; kind: 'lexical' | 'vector' | 'hybrid'; chunks: RetrievedChunk[] };
+  /** `insufficient_evidence` means no chunk qualified and the model was not called (RAG-26). */
+  rag_ask:
+    | { vault: string; status: 'answered'; answer: string; citations: RetrievedChunk[] }
+    | { vault: string; status: 'insufficient_evidence'; answer: null; citations: [] };
 }

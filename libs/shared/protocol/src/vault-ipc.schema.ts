@@ -22,6 +22,10 @@ const absolutePath = z
   .max(4096)
   .refine((p) => p.startsWith('/'), 'path must be absolute');
 const empty = z.strictObject({});
+const ragQuery = z.string().min(1).max(2000);
+const matchMode = z.enum(['any', 'all', 'phrase']);
+const searchKind = z.enum(['lexical', 'vector', 'hybrid']);
+const ragLimit = z.number().int().min(1).max(50);
 
 export const vaultOpArgs = {
   status: empty,
@@ -49,6 +53,36 @@ export const vaultOpArgs = {
   backup: z.strictObject({ path: absolutePath, backup_password: password }),
   restore: z.strictObject({ path: absolutePath, backup_password: password, password }),
   audit_verify: empty,
+  // Retrieval (RAG-*): every op names its vault (default `personal`) and a match mode.
+  search: z.strictObject({
+    vault: vaultName.optional(),
+    query: ragQuery,
+    mode: matchMode.optional(),
+    kind: searchKind.optional(),
+    limit: ragLimit.optional(),
+  }),
+  retrieve: z.strictObject({
+    vault: vaultName.optional(),
+    query: ragQuery,
+    mode: matchMode.optional(),
+    kind: searchKind.optional(),
+    limit: ragLimit.optional(),
+  }),
+  rag_index: z.strictObject({ vault: vaultName.optional() }),
+  rag_status: z.strictObject({ vault: vaultName.optional() }),
+  rag_search: z.strictObject({
+    vault: vaultName.optional(),
+    query: ragQuery,
+    mode: matchMode.optional(),
+    kind: searchKind.optional(),
+    limit: ragLimit.optional(),
+  }),
+  rag_ask: z.strictObject({
+    vault: vaultName.optional(),
+    question: ragQuery,
+    mode: matchMode.optional(),
+    limit: ragLimit.optional(),
+  }),
   shutdown: empty,
 } as const;
 

@@ -1,6 +1,12 @@
 // In-memory VaultService for the IPC specs (never exported from index.ts): counts every call,
 // records overlap of write ops and the failures audited through recordFailure.
-import { type VaultService, VaultServiceError, type VaultServiceState } from '@arslan/desktop-vault';
+import {
+  type IndexSourceStamp,
+  type IndexSources,
+  type VaultService,
+  VaultServiceError,
+  type VaultServiceState,
+} from '@arslan/desktop-vault';
 import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
 
 const VAULTS = [{ name: 'personal', vault_id: 'v-personal', device_only: false }];
@@ -46,6 +52,39 @@ export class FakeVaultService implements VaultService {
   private requireUnlocked(): void {
     if (!this.initialized) throw new VaultServiceError('not_initialized', 'no store');
     if (!this.unlocked) throw new VaultServiceError('locked', 'the vault is locked');
+  }
+
+  unlockGen = 0;
+  readonly events: { kind: string; details: unknown }[] = [];
+
+  indexStamp(vault?: string): IndexSourceStamp {
+    this.count('indexStamp');
+    this.requireUnlocked();
+    return {
+      vault: vault ?? 'personal',
+      vault_id: 'v-personal',
+      device_only: false,
+      content_stamp: '0',
+      unlock_generation: this.unlockGen,
+    };
+  }
+
+  indexSources(vault?: string): IndexSources {
+    return { ...this.indexStamp(vault), sources: [], excluded: 0 };
+  }
+
+  unlockGeneration(): number {
+    return this.unlockGen;
+  }
+
+  recordIntent(kind: string, details: unknown): void {
+    this.requireUnlocked();
+    this.events.push({ kind: `intent:${kind}`, details });
+  }
+
+  recordEvent(kind: string, details: unknown): void {
+    this.requireUnlocked();
+    this.events.push({ kind, details });
   }
 
   state(): VaultServiceState {
