@@ -1,27 +1,24 @@
-// npm start: brings up the main job. The Center (apps/center) and the daemon
-// (apps/daemon) are not built yet, so this says so, then runs what exists: a
-// self-check of the shared trust libs (envelope vectors on both backends).
+// npm start: brings up the main job on embedded defaults. Today that is the Mac client's
+// daemon (vault + retrieval over a Unix socket) on the per-user data directory; the
+// Center and the phone client are not built yet, and this says so. Stop with Ctrl-C.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { nobleCrypto } from '@arslan/envelope';
-import { nodeCrypto } from '@arslan/envelope-node';
-import { runConformance } from '../conformance/conformance-runner';
+import { defaultDataDir } from '@arslan/daemon-client';
+import { buildApps } from '../build/build-apps';
 
 const root = join(__dirname, '..', '..');
-const parts = [
-  { name: 'Center (apps/center)', path: 'apps/center' },
-  { name: 'Mac daemon (apps/daemon)', path: 'apps/daemon' },
-  { name: 'phone client (apps/phone)', path: 'apps/phone' },
-];
 
-const missing = parts.filter((part) => !existsSync(join(root, part.path)));
-for (const part of missing) console.log(`arslan: ${part.name} does not exist yet; nothing to start for it.`);
-if (missing.length === parts.length) {
-  console.log('arslan: running what exists: the envelope self-check over the shipped vectors.');
-  const report = runConformance(join(root, 'libs/shared/envelope/vectors'), [nobleCrypto, nodeCrypto]);
-  for (const line of report.failures) console.log(line);
-  console.log(
-    `arslan: envelope self-check ${report.failed === 0 ? 'ok' : 'FAILED'}: ${report.passed} passed, ${report.failed} failed`,
-  );
-  process.exit(report.failed === 0 ? 0 : 1);
+for (const part of ['Center (apps/center)', 'phone client (apps/phone)']) {
+  console.log(`arslan: the ${part} is not built yet; nothing to start for it.`);
 }
+const daemon = join(root, 'dist', 'daemon', 'daemon.cjs');
+if (!existsSync(daemon)) buildApps();
+const dataDir =
+  process.argv[2] ?? defaultDataDir({ platform: process.platform, homedir: homedir(), env: process.env });
+console.log(`arslan: starting the vault daemon on ${dataDir} (Ctrl-C stops it).`);
+console.log('arslan: in another terminal: npx memories init, then npx memories write --title … --body …');
+const child = spawn(process.execPath, [daemon, '--data', dataDir], { stdio: ['pipe', 'inherit', 'inherit'] });
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill('SIGTERM'));
+child.on('exit', (code) => process.exit(code ?? 0));

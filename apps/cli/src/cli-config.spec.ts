@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { loadConfig } from './cli-config';
 import { UsageError } from './cli-errors';
 import { fakeDaemon, run } from './testing/fake-cli';
-import { defaultConfigFile, defaultDataDir } from './user-dirs';
+import { defaultConfigFile, defaultDataDir } from '@arslan/daemon-client';
 
 function tempDir(): string {
   return mkdtempSync(join(tmpdir(), 'memories-config-'));

@@ -37,7 +37,7 @@ import {
   vaultCreateCommand,
   vaultListCommand,
 } from './store.command';
-import { defaultConfigFile, defaultDataDir } from './user-dirs';
+import { defaultConfigFile, defaultDataDir } from '@arslan/daemon-client';
 
 export type { CliDeps, CliIo } from './cli-context';
 

@@ -7,3 +7,4 @@ export {
   type DaemonClientOptions,
   DaemonClient,
 } from './daemon-client';
+export { type PlatformInfo, defaultDataDir, defaultConfigFile } from './user-dirs';
