@@ -27,7 +27,15 @@ export function bundleEntry(entry: string, name: string): string {
     format: 'cjs',
     target: 'node20',
     mainFields: ['module', 'main'],
-    external: ['better-sqlite3', 'argon2'],
+    // Native addons and model packages load from node_modules (same list as tools/build/build-apps.ts).
+    external: [
+      'better-sqlite3',
+      'argon2',
+      '@node-rs/jieba',
+      'onnxruntime-node',
+      '@energetic-ai/*',
+      '@arslan/peer-credentials-native',
+    ],
     alias,
     logLevel: 'warning',
   });

@@ -68,6 +68,11 @@ export {
   type RemoteEmbedder,
   type RemoteEmbedderOptions,
 } from './embedders/remote.embedder';
+export {
+  createEgressJsonClient,
+  type EgressJsonClient,
+  type EgressJsonClientOptions,
+} from './embedders/egress-json-client';
 export { checkEndpointUrl, isLoopbackHostname, type CheckedEndpoint } from './embedders/endpoint-url.policy';
 export {
   MODEL_MANIFESTS,

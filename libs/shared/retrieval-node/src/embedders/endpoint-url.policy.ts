@@ -49,8 +49,11 @@ export function checkEndpointUrl(raw: string, options: EndpointPolicyOptions = {
 }
 
 /** EGRESS-8: TLS verification can't be turned off through this lib; refuse if the process did it. */
-export function assertTlsVerificationOn(endpoint: CheckedEndpoint): void {
-  if (endpoint.url.protocol === 'https:' && process.env['NODE_TLS_REJECT_UNAUTHORIZED'] === '0') {
+export function assertTlsVerificationOn(
+  endpoint: CheckedEndpoint,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): void {
+  if (endpoint.url.protocol === 'https:' && env['NODE_TLS_REJECT_UNAUTHORIZED'] === '0') {
     throw new EmbedderError('egress_refused', 'TLS certificate verification is disabled in this process');
   }
 }
