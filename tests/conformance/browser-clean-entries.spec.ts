@@ -11,6 +11,9 @@ const aliases = {
   '@arslan/util': join(root, 'libs/shared/util/src/index.ts'),
   '@arslan/envelope': join(root, 'libs/shared/envelope/src/index.ts'),
   '@arslan/policy': join(root, 'libs/shared/policy/src/index.ts'),
+  '@arslan/vault-core': join(root, 'libs/shared/vault-core/src/index.ts'),
+  '@arslan/retrieval': join(root, 'libs/shared/retrieval/src/index.ts'),
+  '@arslan/protocol': join(root, 'libs/shared/protocol/src/index.ts'),
 };
 const builtins = new Set([...builtinModules, ...builtinModules.map((m) => `node:${m}`)]);
 
@@ -44,14 +47,18 @@ async function importedModules(entry: string): Promise<{ inputs: string[]; exter
 }
 
 describe('browser-clean default entries', () => {
-  it.each(['@arslan/envelope', '@arslan/policy', '@arslan/util'] as const)(
-    '%s imports no node: module',
-    async (name) => {
-      const { inputs, external } = await importedModules(aliases[name]);
-      expect(inputs.length).toBeGreaterThan(1);
-      expect(external.filter((path) => builtins.has(path))).toEqual([]);
-    },
-  );
+  it.each([
+    '@arslan/envelope',
+    '@arslan/policy',
+    '@arslan/util',
+    '@arslan/vault-core',
+    '@arslan/retrieval',
+    '@arslan/protocol',
+  ] as const)('%s imports no node: module', async (name) => {
+    const { inputs, external } = await importedModules(aliases[name]);
+    expect(inputs.length).toBeGreaterThan(1);
+    expect(external.filter((path) => builtins.has(path))).toEqual([]);
+  });
 
   it('the check itself sees a Node builtin when one is imported', async () => {
     const { external } = await importedModules(join(root, 'libs/shared/envelope-node/src/index.ts'));
