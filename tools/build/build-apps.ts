@@ -8,9 +8,13 @@ import { buildSync } from 'esbuild';
 const root = join(__dirname, '..', '..');
 
 /** entry (under the repo) -> output (under dist/) */
-export const APP_BUNDLES: { entry: string; out: string }[] = [
+export const APP_BUNDLES: { entry: string; out: string; externalPackages?: boolean }[] = [
   { entry: 'apps/cli/src/memories.ts', out: 'dist/cli/memories.cjs' },
+  { entry: 'apps/cli/src/arslan.ts', out: 'dist/cli/arslan.cjs' },
   { entry: 'apps/daemon/src/main.ts', out: 'dist/daemon/daemon.cjs' },
+  // The Center keeps every npm package external: NestJS 12 is ESM-only and loads optional
+  // packages at run time, and the Prisma runtime ships wasm; Node >= 20.19 require()s ESM.
+  { entry: 'apps/center/src/main.ts', out: 'dist/center/center.cjs', externalPackages: true },
 ];
 
 // Retrieval: Jieba and ONNX Runtime are native; the USE-lite model reads its weights from node_modules.
@@ -25,7 +29,7 @@ const NATIVE = [
 ];
 
 /** Bundles one TypeScript entry (repo-relative) into a CommonJS file (repo-relative). */
-export function bundleCjs(entry: string, out: string): void {
+export function bundleCjs(entry: string, out: string, externalPackages = false): void {
   const { compilerOptions } = JSON.parse(readFileSync(join(root, 'tsconfig.base.json'), 'utf8')) as {
     compilerOptions: { paths: Record<string, string[]> };
   };
@@ -42,6 +46,7 @@ export function bundleCjs(entry: string, out: string): void {
     target: 'node20',
     mainFields: ['module', 'main'],
     external: NATIVE,
+    ...(externalPackages ? { packages: 'external' as const } : {}),
     alias,
     sourcemap: 'linked',
     logLevel: 'warning',
@@ -50,9 +55,9 @@ export function bundleCjs(entry: string, out: string): void {
 
 export function buildApps(): string[] {
   const built: string[] = [];
-  for (const { entry, out } of APP_BUNDLES) {
+  for (const { entry, out, externalPackages } of APP_BUNDLES) {
     if (!existsSync(join(root, entry))) continue;
-    bundleCjs(entry, out);
+    bundleCjs(entry, out, externalPackages);
     built.push(out);
   }
   return built;

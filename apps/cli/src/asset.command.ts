@@ -13,6 +13,16 @@ import {
 import { batchItems, readImportSource } from './import-items';
 import { assetTable, historyTable } from './output-format';
 import { readTextFile } from './read-text-file';
+import { type TtyInput, promptHidden } from './tty-prompt';
+
+/** A card's fields, links and secret labels after its body (MCP-11: markers literal, no values). */
+function cardDetails(r: VaultOpResults['read']): string {
+  const lines = ['--- fields ---', ...Object.entries(r.fields ?? {}).map(([k, v]) => `${k}: ${v}`)];
+  if ((r.links ?? []).length > 0)
+    lines.push('--- links ---', ...(r.links ?? []).map((l) => `${l.rel} -> ${l.to}`));
+  if ((r.secret_labels ?? []).length > 0) lines.push(`--- secrets: ${(r.secret_labels ?? []).join(', ')}`);
+  return lines.join('\n');
+}
 
 function vaultArg(ctx: CommandContext): { vault?: string } {
   const vault = stringFlag(ctx, 'vault');
@@ -40,12 +50,36 @@ function revisionText(verb: string, r: { asset_id: string; revision_id: string }
   return `${verb} ${r.asset_id} revision ${r.revision_id}`;
 }
 
+/** CRED-1 / IPC-17: a credential value never comes from argv or a file: a hidden prompt or stdin. */
+async function credentialBody(ctx: CommandContext): Promise<{ title: string; body: string }> {
+  const title = stringFlag(ctx, 'title');
+  if (title === undefined) throw new UsageError('`write` needs --title');
+  if (stringFlag(ctx, 'body') !== undefined || stringFlag(ctx, 'body-file') !== undefined)
+    throw new UsageError('--credential reads the value from stdin only (no --body, no --body-file)');
+  const tty = ctx.io.stdin;
+  let body: string;
+  if (ctx.io.isTTY) {
+    if (typeof tty.setRawMode !== 'function') throw new UsageError('no terminal to ask for the credential');
+    body = await promptHidden(tty as TtyInput, ctx.io.stderr, 'Credential value: ');
+  } else {
+    // One trailing newline (from `echo` or a file) is not part of the value.
+    body = (await ctx.reader.readAll()).replace(/\r?\n$/, '');
+  }
+  if (body === '') throw new UsageError('the credential value is empty');
+  return { title, body };
+}
+
 export async function writeCommand(ctx: CommandContext): Promise<CommandOutcome> {
   const asset = stringFlag(ctx, 'asset');
+  const isPrivate = boolFlag(ctx, 'private');
+  const isCredential = boolFlag(ctx, 'credential');
+  if (isPrivate && isCredential) throw new UsageError('give --private or --credential, not both');
+  const kind = isCredential ? 'credential' : isPrivate ? 'private' : undefined;
   const args = checkArgs('write', {
     ...vaultArg(ctx),
     ...(asset === undefined ? {} : { asset_id: asset }),
-    ...(await titleAndBody(ctx)),
+    ...(isCredential ? await credentialBody(ctx) : await titleAndBody(ctx)),
+    ...(kind === undefined ? {} : { kind }),
   });
   return withSession(ctx, async (s) => {
     const result = await s.call('write', args);
@@ -67,7 +101,8 @@ export function readCommand(ctx: CommandContext): Promise<CommandOutcome> {
         `memories: note: ${result.asset_id} is ${result.state} (${result.heads.length} heads)\n`,
       );
     }
-    return { json: result, text: result.body.endsWith('\n') ? result.body.slice(0, -1) : result.body };
+    const body = result.body.endsWith('\n') ? result.body.slice(0, -1) : result.body;
+    return { json: result, text: result.kind === 'card' ? `${body}\n${cardDetails(result)}` : body };
   });
 }
 

@@ -5,7 +5,7 @@ import { COMMANDS } from './command-specs';
 const ID = '0123456789abcdef0123456789abcdef';
 
 describe('parseArgs', () => {
-  const cases: [string[], string, Record<string, string>, Record<string, string | boolean>][] = [
+  const cases: [string[], string, Record<string, string>, Record<string, string | boolean | string[]>][] = [
     [['daemon', 'start'], 'daemon start', {}, {}],
     [['daemon', 'stop'], 'daemon stop', {}, {}],
     [['daemon', 'status'], 'daemon status', {}, {}],
@@ -45,6 +45,36 @@ describe('parseArgs', () => {
     [['rag', 'search', 'q', '--kind', 'hybrid'], 'rag search', { query: 'q' }, { kind: 'hybrid' }],
     [['rag', 'ask', 'why?', '--limit', '3'], 'rag ask', { question: 'why?' }, { limit: '3' }],
     [['rag', 'model-install', '--from', './m'], 'rag model-install', {}, { from: './m' }],
+    [
+      ['card', 'write', '--title', 'T', '--field', 'a=1', '--field=b=2', '--secret', 'pw'],
+      'card write',
+      {},
+      { title: 'T', field: ['a=1', 'b=2'], secret: ['pw'] },
+    ],
+    [
+      ['card', 'link', ID, ID, '--rel', 'uses', '--remove'],
+      'card link',
+      { from: ID, to: ID },
+      { rel: 'uses', remove: true },
+    ],
+    [['card', 'graph', ID, '--depth', '2'], 'card graph', { id: ID }, { depth: '2' }],
+    [
+      ['mcp', 'grant', '--vault', 'personal', '--minutes', '5', '--write', '--out', 'g.json'],
+      'mcp grant',
+      {},
+      { vault: 'personal', minutes: '5', write: true, out: 'g.json' },
+    ],
+    [['mcp', 'serve', '--grant-file', 'g.json'], 'mcp serve', {}, { 'grant-file': 'g.json' }],
+    [['mcp', 'list', '--vault', 'v'], 'mcp list', {}, { vault: 'v' }],
+    [['mcp', 'revoke', ID], 'mcp revoke', { grant: ID }, {}],
+    [['mcp', 'requests'], 'mcp requests', {}, {}],
+    [
+      ['mcp', 'approve', ID, '--scope', 'read', '--minutes', '3'],
+      'mcp approve',
+      { request: ID },
+      { scope: 'read', minutes: '3' },
+    ],
+    [['mcp', 'deny', ID], 'mcp deny', { request: ID }, {}],
   ];
 
   it('covers every command in the table', () => {
@@ -102,6 +132,8 @@ describe('parseArgs', () => {
         ['sudo', '--passphrase=x'],
         ['restore', 'f', '--backup-password', 'x'],
         ['unlock', '--pwd', 'x'],
+        ['card', 'write', '--secrets', 'hunter2'],
+        ['card', 'write', '--secret-value=hunter2'],
         ['unlock', '-p'],
         ['--password', 'x', 'status'],
       ].map((argv) => [argv.join(' '), argv]),

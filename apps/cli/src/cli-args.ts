@@ -13,14 +13,17 @@ export interface ParsedArgs {
   /** Undefined only with --help and no command. */
   command?: CommandSpec;
   positionals: Record<string, string>;
-  flags: Record<string, string | boolean>;
+  flags: Record<string, string | boolean | string[]>;
 }
 
 const PASSWORD_LIKE = /pass|pwd|secret|phrase/i;
 
+/** Flags that look like passwords but carry none: `--secret LABEL` names a secret whose value is prompted. */
+const NOT_PASSWORDS = ['password-stdin', 'secret'];
+
 /** IPC-17 / THREAT-9: a password never comes from argv; any such flag is refused by name. */
 function refusePasswordFlag(name: string): void {
-  if (name !== 'password-stdin' && PASSWORD_LIKE.test(name)) {
+  if (!NOT_PASSWORDS.includes(name) && PASSWORD_LIKE.test(name)) {
     throw new UsageError(
       `--${name} is not accepted: passwords are never taken from the command line; ` +
         'answer the prompt, or use --password-stdin',
@@ -35,7 +38,7 @@ export function wantsJson(argv: readonly string[]): boolean {
 
 export function parseArgs(argv: readonly string[]): ParsedArgs {
   const words: string[] = [];
-  const flags: Record<string, string | boolean> = {};
+  const flags: Record<string, string | boolean | string[]> = {};
   let onlyPositionals = false;
   for (let i = 0; i < argv.length; i++) {
     const token = argv[i] as string;
@@ -61,8 +64,14 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     refusePasswordFlag(name);
     const type = FLAG_TYPES[name];
     if (type === undefined) throw new UsageError(`unknown option --${name}`);
-    if (Object.hasOwn(flags, name)) throw new UsageError(`--${name} given more than once`);
-    if (type === 'boolean') {
+    if (Object.hasOwn(flags, name) && type !== 'list') throw new UsageError(`--${name} given more than once`);
+    if (type === 'list') {
+      const value = eq !== -1 ? token.slice(eq + 1) : argv[i + 1];
+      if (value === undefined) throw new UsageError(`--${name} needs a value`);
+      if (eq === -1) i++;
+      const list = flags[name];
+      flags[name] = [...(Array.isArray(list) ? list : []), value];
+    } else if (type === 'boolean') {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
       flags[name] = true;
     } else if (eq !== -1) {

@@ -39,6 +39,8 @@ export interface CommandOutcome {
   json: unknown;
   text: string;
   exitCode?: number;
+  /** Print nothing (a command that used stdout as a protocol channel, `mcp serve`). */
+  silent?: boolean;
 }
 
 export interface CommandContext {
@@ -90,6 +92,11 @@ const FIELD_NAMES: Record<string, string> = {
   body: 'body',
   password: 'password',
   backup_password: 'backup password',
+  card_id: '--asset',
+  rel: '--rel',
+  depth: '--depth',
+  fields: '--field',
+  secrets: '--secret',
 };
 
 export async function withSession<T>(

@@ -1,7 +1,8 @@
 // The command table: names, positionals, flags and help text. Parsing lives in cli-args.ts,
 // behaviour in the *.command.ts files.
 
-export type FlagType = 'string' | 'boolean';
+/** `list`: repeatable, every value kept in order (e.g. `--field a=1 --field b=2`). */
+export type FlagType = 'string' | 'boolean' | 'list';
 
 /** Every flag the CLI knows, with its type; commands list which ones they accept. */
 export const FLAG_TYPES: Record<string, FlagType> = {
@@ -23,6 +24,19 @@ export const FLAG_TYPES: Record<string, FlagType> = {
   limit: 'string',
   from: 'string',
   model: 'string',
+  private: 'boolean',
+  credential: 'boolean',
+  field: 'list',
+  /** A secret LABEL; its value is prompted or read from stdin, never taken from argv (IPC-17). */
+  secret: 'list',
+  rel: 'string',
+  remove: 'boolean',
+  depth: 'string',
+  minutes: 'string',
+  write: 'boolean',
+  scope: 'string',
+  out: 'string',
+  'grant-file': 'string',
 };
 
 export const GLOBAL_FLAGS = ['data', 'config', 'json', 'help'] as const;
@@ -55,7 +69,17 @@ export type CommandName =
   | 'rag status'
   | 'rag search'
   | 'rag ask'
-  | 'rag model-install';
+  | 'rag model-install'
+  | 'card write'
+  | 'card link'
+  | 'card graph'
+  | 'mcp grant'
+  | 'mcp serve'
+  | 'mcp list'
+  | 'mcp revoke'
+  | 'mcp requests'
+  | 'mcp approve'
+  | 'mcp deny';
 
 export interface CommandSpec {
   name: CommandName;
@@ -80,9 +104,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   cmd(
     'write',
     [],
-    ['vault', 'asset', ...BODY],
-    'write a memory (body from --body, --body-file or stdin)',
-    '[--vault V] [--asset ID] --title T (--body B | --body-file F | < stdin)',
+    ['vault', 'asset', 'private', 'credential', ...BODY],
+    'write a memory (body from --body, --body-file or stdin); --private keeps it out of search and MCP, --credential stores a secret (value from stdin only, never printed)',
+    '[--vault V] [--asset ID] [--private | --credential] --title T (--body B | --body-file F | < stdin)',
   ),
   cmd('read', ['id'], ['vault', 'revision'], 'print a memory body', 'ID [--vault V] [--revision R]'),
   cmd('list', [], ['vault', 'all'], 'list memories (--all includes deleted)', '[--vault V] [--all]'),
@@ -157,10 +181,56 @@ export const COMMANDS: readonly CommandSpec[] = [
     'verify and install an ONNX embedding model into <data dir>/models (refuses an unpinned manifest: manifest_unpinned)',
     '[--from DIR] [--model embeddinggemma-300m-q4]',
   ),
+  cmd(
+    'card write',
+    [],
+    ['vault', 'asset', 'title', 'body', 'body-file', 'field', 'secret'],
+    'create a card, or update it with --asset (omitted body/fields are kept; --field k= clears); each --secret LABEL value is prompted (or one stdin line each) and stored as a credential',
+    '[--vault V] [--asset ID] --title T [--body B | --body-file F|-] [--field k=v ...] [--secret LABEL ...]',
+  ),
+  cmd(
+    'card link',
+    ['from', 'to'],
+    ['vault', 'rel', 'remove'],
+    'link card FROM to card TO (or --remove the link)',
+    'FROM TO --rel R [--remove] [--vault V]',
+  ),
+  cmd(
+    'card graph',
+    ['id'],
+    ['vault', 'depth'],
+    'show the cards linked to a card, both directions (depth 1-3)',
+    'ID [--depth N] [--vault V]',
+  ),
+  cmd(
+    'mcp grant',
+    [],
+    ['vault', 'minutes', 'write', 'scope', 'out'],
+    'issue an MCP grant and write it to FILE (mode 0600, never printed); read scope unless --write',
+    '--vault V --minutes N [--write | --scope read|read_write|read_write_delete] --out FILE',
+  ),
+  cmd(
+    'mcp serve',
+    [],
+    ['grant-file'],
+    'serve MCP over stdio (protocol 2024-11-05 and newer) with the capability in FILE',
+    '--grant-file FILE',
+  ),
+  cmd('mcp list', [], ['vault'], 'list active MCP grants (never their tokens)', '[--vault V]'),
+  cmd('mcp revoke', ['grant'], [], 'revoke a grant and every grant issued from it', 'GRANT_ID'),
+  cmd('mcp requests', [], ['vault'], 'list permission requests made by MCP clients', '[--vault V]'),
+  cmd(
+    'mcp approve',
+    ['request'],
+    ['scope', 'minutes'],
+    'approve a request (optionally narrower); the client claims the grant itself',
+    'REQUEST_ID [--scope S] [--minutes N]',
+  ),
+  cmd('mcp deny', ['request'], [], 'deny a permission request', 'REQUEST_ID'),
 ];
 
 /** Words that start a two-word command. */
-export const COMMAND_GROUPS = ['daemon', 'audit', 'vault', 'rag'] as const;
+export const COMMAND_GROUPS = ['daemon', 'audit', 'vault', 'rag', 'card', 'mcp'] as const;
 
 function cmd(
   name: CommandName,

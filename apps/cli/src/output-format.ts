@@ -21,8 +21,8 @@ export function table(header: readonly string[], rows: readonly (readonly string
 export function assetTable(assets: readonly AssetSummary[]): string {
   if (assets.length === 0) return 'no memories';
   return table(
-    ['ASSET ID', 'STATE', 'UPDATED', 'TITLE'],
-    assets.map((a) => [a.asset_id, a.state, isoTime(a.updated_at), oneLine(a.title)]),
+    ['ASSET ID', 'KIND', 'STATE', 'UPDATED', 'TITLE'],
+    assets.map((a) => [a.asset_id, a.kind, a.state, isoTime(a.updated_at), oneLine(a.title)]),
   );
 }
 

@@ -163,7 +163,9 @@ describe('runCli: output', () => {
     const daemon = fakeDaemon({
       list: () => ({
         vault: 'default',
-        assets: [{ asset_id: ASSET, title: 'A title', state: 'live', heads: [REV_A], updated_at: 0 }],
+        assets: [
+          { asset_id: ASSET, title: 'A title', kind: 'memory', state: 'live', heads: [REV_A], updated_at: 0 },
+        ],
       }),
       history: () => ({
         vault: 'default',
@@ -188,7 +190,7 @@ describe('runCli: output', () => {
     });
     const list = await run(daemon, ['list']);
     expect(list.stdout).toBe(
-      `ASSET ID                          STATE  UPDATED                   TITLE\n${ASSET}  live   1970-01-01T00:00:00.000Z  A title\n`,
+      `ASSET ID                          KIND    STATE  UPDATED                   TITLE\n${ASSET}  memory  live   1970-01-01T00:00:00.000Z  A title\n`,
     );
     expect((await run(daemon, ['history', ASSET])).stdout).toMatch(
       /^REVISION +CREATED +PARENTS +TOMBSTONE +DEVICE\naaaa/,

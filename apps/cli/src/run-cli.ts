@@ -14,6 +14,7 @@ import {
   resolveCommand,
   writeCommand,
 } from './asset.command';
+import { cardGraphCommand, cardLinkCommand, cardWriteCommand } from './card.command';
 import { daemonStartCommand, daemonStatusCommand, daemonStopCommand } from './daemon.command';
 import {
   ragAskCommand,
@@ -24,6 +25,15 @@ import {
   retrieveCommand,
   searchCommand,
 } from './rag.command';
+import {
+  mcpApproveCommand,
+  mcpDenyCommand,
+  mcpGrantCommand,
+  mcpListCommand,
+  mcpRequestsCommand,
+  mcpRevokeCommand,
+  mcpServeCommand,
+} from './mcp.command';
 import { StdinReader } from './stdin-reader';
 import {
   auditVerifyCommand,
@@ -70,6 +80,16 @@ const HANDLERS: Record<CommandName, (ctx: CommandContext) => Promise<CommandOutc
   'rag search': ragSearchCommand,
   'rag ask': ragAskCommand,
   'rag model-install': ragModelInstallCommand,
+  'card write': cardWriteCommand,
+  'card link': cardLinkCommand,
+  'card graph': cardGraphCommand,
+  'mcp grant': mcpGrantCommand,
+  'mcp serve': mcpServeCommand,
+  'mcp list': mcpListCommand,
+  'mcp revoke': mcpRevokeCommand,
+  'mcp requests': mcpRequestsCommand,
+  'mcp approve': mcpApproveCommand,
+  'mcp deny': mcpDenyCommand,
 };
 
 /**
@@ -102,7 +122,8 @@ export async function runCli(argv: readonly string[], io: CliIo, deps: CliDeps):
       deps,
       reader,
     });
-    io.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : withNewline(outcome.text));
+    if (!outcome.silent)
+      io.stdout.write(json ? `${JSON.stringify(outcome.json)}\n` : withNewline(outcome.text));
     return outcome.exitCode ?? EXIT_OK;
   } catch (error) {
     const failure = describeFailure(error);

@@ -37,8 +37,10 @@ describe('daemon process (real vault service)', () => {
     const dataDir = join(root, 'data');
     const first = startDaemon(dataDir);
     const out = await first.line;
-    expect(out).toMatch(/^ARSLAN_VAULT_SOCKET=\/.+\n$/);
-    const socketPath = out.trim().slice('ARSLAN_VAULT_SOCKET='.length);
+    // The socket line comes first; ARSLAN_PORT= (the local API) may follow in the same chunk.
+    const firstLine = out.split('\n')[0]!;
+    expect(firstLine).toMatch(/^ARSLAN_VAULT_SOCKET=\/.+$/);
+    const socketPath = firstLine.slice('ARSLAN_VAULT_SOCKET='.length);
     const client = await DaemonClient.connect(dataDir, { timeoutMs: 5000 });
     await expect(client.call('status', {})).resolves.toMatchObject({ unlocked: false, data_dir: dataDir });
     client.close();

@@ -26,8 +26,20 @@ describe('daemon runtime', () => {
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
   it('parses --data DIR (resolved) and rejects anything else', () => {
-    expect(parseDaemonArgs(['--data', 'x'], '/home/u')).toEqual({ dataDir: '/home/u/x' });
-    expect(parseDaemonArgs(['--data=/abs'])).toEqual({ dataDir: '/abs' });
+    const flags = { stdinLifeline: false, desktop: false };
+    expect(parseDaemonArgs(['--data', 'x'], '/home/u')).toEqual({ dataDir: '/home/u/x', ...flags });
+    expect(parseDaemonArgs(['--data=/abs'])).toEqual({ dataDir: '/abs', ...flags });
+    // ARCH-11/12: desktop mode implies the stdin lifeline.
+    expect(parseDaemonArgs(['--data=/abs', '--stdin-lifeline'])).toEqual({
+      dataDir: '/abs',
+      ...flags,
+      stdinLifeline: true,
+    });
+    expect(parseDaemonArgs(['--desktop', '--data=/abs'])).toEqual({
+      dataDir: '/abs',
+      stdinLifeline: true,
+      desktop: true,
+    });
     expect(() => parseDaemonArgs([])).toThrow(/usage/);
     expect(() => parseDaemonArgs(['--data', 'a', '--password', 'p'])).toThrow(/unexpected argument/);
   });
@@ -36,6 +48,8 @@ describe('daemon runtime', () => {
     expect(parseDaemonArgs(['--data', 'x', '--config', 'c.toml'], '/home/u')).toEqual({
       dataDir: '/home/u/x',
       configPath: '/home/u/c.toml',
+      stdinLifeline: false,
+      desktop: false,
     });
     const bad = [
       join(root, 'missing.toml'),

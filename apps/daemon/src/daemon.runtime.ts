@@ -1,18 +1,24 @@
-// The daemon's lifecycle: data dir (0700) → service → IPC server → pid file → one stdout line;
-// SIGTERM/SIGINT or the `shutdown` op stop it cleanly. Exit codes follow IPC_EXIT_CODES
-// (store locked by another process → 13).
+// The daemon's lifecycle: data dir (0700) → service → IPC server → agent + local API → pid file
+// → stdout lines (`ARSLAN_VAULT_SOCKET=`, then `ARSLAN_PORT=` when the agent runs); SIGTERM/SIGINT,
+// the `shutdown` op or stdin EOF under --stdin-lifeline (ARCH-12) stop it cleanly: live runs are
+// cancelled, the local API and the agent DB closed, then the vault. Exit codes follow
+// IPC_EXIT_CODES (store locked by another process → 13).
 import { chmodSync, existsSync, mkdirSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { daemonSocketPath } from '@arslan/daemon-client';
 import type { VaultService } from '@arslan/desktop-vault';
+import { type LocalApi, startLocalApi } from '@arslan/local-api';
 import { IPC_EXIT_CODES, isIpcErrorCode } from '@arslan/protocol';
 import { startVaultIpcServer } from '@arslan/vault-ipc';
 import type { RagService, RagServiceConfig } from '@arslan/vault-rag';
+import type { DaemonAgent } from './daemon-agent';
 import { parseDaemonArgs } from './daemon-args';
 import { type DaemonConfig, loadDaemonConfig } from './daemon-config';
 
 export const PID_FILE_NAME = 'daemon.pid';
 export const SOCKET_LINE_PREFIX = 'ARSLAN_VAULT_SOCKET=';
+/** ARCH-06: the handshake line the shell reads the local API port from. */
+export const PORT_LINE_PREFIX = 'ARSLAN_PORT=';
 
 export interface DaemonDeps {
   createService(dataDir: string): VaultService;
@@ -22,6 +28,16 @@ export interface DaemonDeps {
   stderr: (line: string) => void;
   /** Where SIGTERM/SIGINT arrive; defaults to `process`. */
   signals?: NodeJS.EventEmitter;
+  /**
+   * The agent runtime behind the local API (ARCH-05..12); without it no local API is started.
+   * `desktop`: ARCH-11, nothing may be taken from the inherited environment but the key variable
+   * the config names.
+   */
+  createAgent?(dataDir: string, config: DaemonConfig, mode: { desktop: boolean }): DaemonAgent;
+  /** Watched under --stdin-lifeline (ARCH-12); defaults to `process.stdin`. */
+  stdin?: NodeJS.ReadableStream;
+  /** The local API's preferred port (tests); default 47317. */
+  apiPort?: number;
 }
 
 function exitCodeOf(error: unknown): number {
@@ -33,8 +49,9 @@ function exitCodeOf(error: unknown): number {
 export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Promise<number> {
   let dataDir: string;
   let config: DaemonConfig;
+  let args: ReturnType<typeof parseDaemonArgs>;
   try {
-    const args = parseDaemonArgs(argv);
+    args = parseDaemonArgs(argv);
     dataDir = args.dataDir;
     // CFG-2: a missing file, unknown key or bad value stops the daemon before the store is opened.
     config = loadDaemonConfig(args.configPath);
@@ -44,6 +61,9 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
   }
   let service: VaultService | undefined;
   let rag: RagService | undefined;
+  let agent: DaemonAgent | undefined;
+  let api: LocalApi | undefined;
+  let ipc: { close(): Promise<void> } | undefined;
   try {
     if (!existsSync(dataDir)) mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     service = deps.createService(dataDir);
@@ -55,12 +75,25 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
     const exited = new Promise<number>((resolve) => (resolveExit = resolve));
     let stopping = false;
     const signals = deps.signals ?? process;
+    const stdin = args.stdinLifeline ? (deps.stdin ?? process.stdin) : undefined;
 
     const stop = async () => {
       if (stopping) return;
       stopping = true;
       signals.off('SIGTERM', onSignal);
       signals.off('SIGINT', onSignal);
+      stdin?.off('end', onSignal);
+      stdin?.off('error', onSignal);
+      stdin?.pause();
+      // ARCH-12: cancel live runs (the API waits for them to settle), then close the agent DB.
+      await api
+        ?.close()
+        .catch((error: Error) => deps.stderr(`closing the local API failed: ${error.message}`));
+      try {
+        agent?.close();
+      } catch (error) {
+        deps.stderr(`closing the agent store failed: ${(error as Error).message}`);
+      }
       await server.close();
       await liveRag?.close().catch(() => undefined);
       let code = 0;
@@ -86,11 +119,27 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
       dataDir,
       onShutdown: () => void stop(),
     });
+    ipc = server;
+    if (deps.createAgent) {
+      agent = deps.createAgent(dataDir, config, { desktop: args.desktop });
+      api = await startLocalApi({
+        service: agent.service,
+        dataDir,
+        ...(deps.apiPort !== undefined ? { preferredPort: deps.apiPort } : {}),
+        ...(agent.defaults ? { defaults: agent.defaults } : {}),
+      });
+    }
     signals.on('SIGTERM', onSignal);
     signals.on('SIGINT', onSignal);
+    if (stdin) {
+      stdin.on('end', onSignal);
+      stdin.on('error', onSignal);
+      stdin.resume();
+    }
     writeFileSync(pidFile, `${process.pid}\n`, { mode: 0o600 });
     chmodSync(pidFile, 0o600);
     deps.stdout(`${SOCKET_LINE_PREFIX}${server.socketPath}`);
+    if (api) deps.stdout(`${PORT_LINE_PREFIX}${api.port}`);
     return await exited;
   } catch (error) {
     const code = exitCodeOf(error);
@@ -99,6 +148,13 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
         ? `the vault in ${dataDir} is in use by another process`
         : `daemon failed to start: ${(error as Error).message}`,
     );
+    await api?.close().catch(() => undefined);
+    await ipc?.close().catch(() => undefined);
+    try {
+      agent?.close();
+    } catch {
+      // best effort
+    }
     try {
       rag?.clear();
       service?.close();

@@ -64,12 +64,22 @@ function vectorCachePath(cacheDir: string, embedderId: string, chunks: ChunkReco
   return join(cacheDir, `vectors-${hash.digest('hex').slice(0, 24)}.f32`);
 }
 
+export interface RetrievalEvalOptions {
+  /**
+   * Lexical (and MiniSearch) only: no embedder is loaded and no vectors are built, so a machine without
+   * the vector cache does not spend ~13 minutes embedding the corpus. Vector/hybrid fields are `null`.
+   */
+  lexicalOnly?: boolean;
+}
+
 export async function runRetrievalEval(
   documents: EvalDocument[],
   queries: EvalQuery[],
   corpusName: string,
   cacheDir: string,
+  options: RetrievalEvalOptions = {},
 ) {
+  const lexicalOnly = options.lexicalOnly ?? false;
   const segmenter = composeSegmenter({ chinese: createJiebaSegmenter() });
   const chunks: ChunkRecord[] = documents.flatMap((d) =>
     buildChunkRecords({
@@ -85,12 +95,13 @@ export async function runRetrievalEval(
 
   const lexical = createFtsLexicalIndex({ segmenter });
   const lexicalBuild = await timed(() => lexical.add(chunks));
-  const embedder = await createUseLiteEmbedder();
-  const vector = createVectorIndex({ dimensions: embedder.dimensions, maxVectors: chunks.length });
-  const cacheFile = vectorCachePath(cacheDir, embedder.id, chunks);
-  const dims = embedder.dimensions;
-  const vectorsCached = existsSync(cacheFile);
+  const embedder = lexicalOnly ? undefined : await createUseLiteEmbedder();
+  const dims = embedder?.dimensions ?? 1;
+  const vector = createVectorIndex({ dimensions: dims, maxVectors: chunks.length });
+  const cacheFile = embedder ? vectorCachePath(cacheDir, embedder.id, chunks) : '';
+  const vectorsCached = embedder !== undefined && existsSync(cacheFile);
   const vectorBuild = await timed(async () => {
+    if (embedder === undefined) return;
     if (vectorsCached) {
       const all = new Float32Array(new Uint8Array(readFileSync(cacheFile)).buffer);
       chunks.forEach((c, i) => vector.add(c.chunkId, all.slice(i * dims, (i + 1) * dims)));
@@ -112,10 +123,12 @@ export async function runRetrievalEval(
     mkdirSync(cacheDir, { recursive: true });
     writeFileSync(cacheFile, new Uint8Array(all.buffer));
   });
-  const retriever = createRetriever({ lexical, vector, embedder, segmenter });
+  const retriever = createRetriever({ lexical, segmenter, ...(embedder ? { vector, embedder } : {}) });
 
-  const modes: Record<string, { p50: number; p95: number; recall10: number; mrr10: number }> = {};
-  for (const kind of ['lexical', 'vector', 'hybrid'] as SearchKind[]) {
+  type ModeFigures = { p50: number; p95: number; recall10: number; mrr10: number };
+  const modes: Record<string, ModeFigures> = {};
+  const kinds: SearchKind[] = lexicalOnly ? ['lexical'] : ['lexical', 'vector', 'hybrid'];
+  for (const kind of kinds) {
     const latencies: number[] = [];
     let ranked: string[][] = [];
     for (let round_ = 0; round_ < ROUNDS; round_++) {
@@ -154,33 +167,34 @@ export async function runRetrievalEval(
   }
   miniLatencies.sort((a, b) => a - b);
   const miniQuality = quality(miniRanked, queries);
-  await embedder.close();
+  await embedder?.close();
 
   const lex = modes['lexical']!;
-  const hyb = modes['hybrid']!;
-  const vec = modes['vector']!;
+  const hyb = modes['hybrid'];
+  const vec = modes['vector'];
+  const maybe = (value: number | undefined): number | null => (value === undefined ? null : round(value));
   return {
     bench: 'retrieval',
     corpus: corpusName,
     documents: documents.length,
     chunks: chunks.length,
     queries: queries.length,
-    embedder: embedder.id,
+    embedder: embedder?.id ?? null,
     build_lexical_ms: round(lexicalBuild.ms, 1),
-    build_vectors_ms: round(vectorBuild.ms, 1),
+    build_vectors_ms: embedder ? round(vectorBuild.ms, 1) : null,
     vectors_cached: vectorsCached,
     lexical_p50_ms: round(lex.p50),
     lexical_p95_ms: round(lex.p95),
-    vector_p50_ms: round(vec.p50),
-    vector_p95_ms: round(vec.p95),
-    hybrid_p50_ms: round(hyb.p50),
-    hybrid_p95_ms: round(hyb.p95),
+    vector_p50_ms: maybe(vec?.p50),
+    vector_p95_ms: maybe(vec?.p95),
+    hybrid_p50_ms: maybe(hyb?.p50),
+    hybrid_p95_ms: maybe(hyb?.p95),
     lexical_recall10: round(lex.recall10),
     lexical_mrr10: round(lex.mrr10),
-    vector_recall10: round(vec.recall10),
-    vector_mrr10: round(vec.mrr10),
-    hybrid_recall10: round(hyb.recall10),
-    hybrid_mrr10: round(hyb.mrr10),
+    vector_recall10: maybe(vec?.recall10),
+    vector_mrr10: maybe(vec?.mrr10),
+    hybrid_recall10: maybe(hyb?.recall10),
+    hybrid_mrr10: maybe(hyb?.mrr10),
     minisearch_build_ms: round(miniBuild.ms, 1),
     minisearch_p50_ms: round(percentile(miniLatencies, 50)),
     minisearch_p95_ms: round(percentile(miniLatencies, 95)),
@@ -188,6 +202,6 @@ export async function runRetrievalEval(
     minisearch_mrr10: round(miniQuality.mrr10),
     ratio_lexical_p95_vs_minisearch: round(lex.p95 / percentile(miniLatencies, 95)),
     ratio_lexical_mrr_vs_minisearch: round(lex.mrr10 / (miniQuality.mrr10 || 1e-9)),
-    ratio_hybrid_mrr_vs_lexical: round(hyb.mrr10 / (lex.mrr10 || 1e-9)),
+    ratio_hybrid_mrr_vs_lexical: hyb ? round(hyb.mrr10 / (lex.mrr10 || 1e-9)) : null,
   };
 }

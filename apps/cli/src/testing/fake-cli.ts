@@ -40,6 +40,18 @@ const RAG_STATUS: VaultOpResults['rag_status'] = {
 const REVISION = { vault: 'default', asset_id: '0'.repeat(32), revision_id: 'a'.repeat(64) };
 const VAULT = { name: 'work', vault_id: 'v2', device_only: true };
 
+const GRANT = {
+  grant_id: 'c'.repeat(32),
+  vault: 'default',
+  scope: 'read' as const,
+  depth: 1,
+  parent_id: null,
+  issuer: 'owner',
+  subject: 'owner',
+  created_at: 0,
+  expires_at: 60_000,
+};
+
 /** Plausible results for every op, so any command can run against the fake. */
 export const DEFAULT_RESULTS: { [Op in VaultOp]: OpHandler } = {
   status: () => STATUS,
@@ -54,6 +66,7 @@ export const DEFAULT_RESULTS: { [Op in VaultOp]: OpHandler } = {
     ...REVISION,
     title: 't',
     body: 'b',
+    kind: 'memory',
     state: 'live',
     heads: [REVISION.revision_id],
     created_at: 0,
@@ -74,6 +87,43 @@ export const DEFAULT_RESULTS: { [Op in VaultOp]: OpHandler } = {
   rag_index: () => RAG_STATUS,
   rag_status: () => RAG_STATUS,
   rag_ask: () => ({ vault: 'default', status: 'insufficient_evidence', answer: null, citations: [] }),
+  card_write: (args) => ({
+    vault: 'default',
+    card_id: args['card_id'] ?? REVISION.asset_id,
+    revision_id: REVISION.revision_id,
+  }),
+  card_link: (args) => ({
+    vault: 'default',
+    from: args['from'],
+    to: args['to'],
+    rel: args['rel'],
+    revision_id: REVISION.revision_id,
+    changed: true,
+  }),
+  card_graph: (args) => ({
+    vault: 'default',
+    root: args['card_id'],
+    nodes: [{ card_id: args['card_id'], title: 'Root', fields: {} }],
+    edges: [],
+    truncated: false,
+  }),
+  mcp_grant_issue: () => ({ ...GRANT, token: `amcp_${'A'.repeat(43)}` }),
+  mcp_grant_list: () => ({ grants: [GRANT] }),
+  mcp_grant_revoke: () => ({ revoked: [GRANT.grant_id] }),
+  mcp_request_list: () => ({ requests: [] }),
+  mcp_request_decide: () => ({
+    request_id: 'b'.repeat(32),
+    vault: 'default',
+    scope: 'read',
+    minutes: 5,
+    reason: '',
+    requester_grant: GRANT.grant_id,
+    subject: 'owner',
+    state: 'approved',
+    created_at: 0,
+    updated_at: 0,
+  }),
+  mcp_call: () => ({}),
 };
 
 export function fakeDaemon(handlers: Partial<Record<VaultOp, OpHandler>> = {}): FakeDaemon {

@@ -254,7 +254,10 @@ export async function startVaultIpcServer(options: VaultIpcServerOptions): Promi
   });
   chmodSync(socketPath, 0o600);
 
-  const sweep = setInterval(() => handler.expireIdleUnlock(), limits.sweepIntervalMs);
+  const sweep = setInterval(() => {
+    handler.expireIdleUnlock();
+    handler.sweepGrants();
+  }, limits.sweepIntervalMs);
   sweep.unref();
 
   return {

@@ -126,6 +126,59 @@ describe('vault IPC server: sessions (IPC-10..15)', () => {
     expect(errorCode(await call('backup', BACKUP))).toBe('sudo_required');
   });
 
+  it('MCP-7: an MCP call never rides on terminal elevation; only its own capability counts', async () => {
+    service.unlocked = true;
+    await start({ parentPidOf: () => 4242 });
+    expect(await call('sudo', { password: PASSWORD })).toMatchObject({ ok: true });
+    const token = `amcp_${'A'.repeat(43)}`;
+    const refused = await call('mcp_call', {
+      token,
+      tool: 'memory_search',
+      arguments: { vault: 'personal', query: 'x' },
+    });
+    expect(errorCode(refused)).toBe('unauthorized');
+    expect(JSON.stringify(refused)).not.toContain(token);
+    const issued = await call('mcp_grant_issue', { vault: 'personal', minutes: 5 });
+    expect(issued).toMatchObject({ ok: true, result: { scope: 'read', depth: 1 } });
+    const real = (issued.result as { token: string }).token;
+    // read scope: a write is refused although this caller holds sudo
+    const write = await call('mcp_call', {
+      token: real,
+      tool: 'memory_write',
+      arguments: { vault: 'personal', title: 't', body: 'b' },
+    });
+    expect(errorCode(write)).toBe('forbidden');
+    expect(service.callsOf('write')).toBe(0);
+    // MCP-9: lock suspends the grant, unlock restores it from the log
+    await call('lock');
+    expect(
+      errorCode(
+        await call('mcp_call', { token: real, tool: 'grant_list', arguments: { vault: 'personal' } }),
+      ),
+    ).toBe('locked');
+    await call('unlock', { password: PASSWORD });
+    expect(
+      await call('mcp_call', { token: real, tool: 'grant_list', arguments: { vault: 'personal' } }),
+    ).toMatchObject({
+      ok: true,
+    });
+  });
+
+  it('MCP bad input: a malformed token or unknown tool is a typed error before any lookup', async () => {
+    service.unlocked = true;
+    await start();
+    const secretish = 'amcp_short';
+    const bad = await call('mcp_call', { token: secretish, tool: 'memory_search', arguments: {} });
+    expect(errorCode(bad)).toBe('bad_request');
+    expect(JSON.stringify(bad)).not.toContain(secretish);
+    expect(
+      errorCode(
+        await call('mcp_call', { token: `amcp_${'A'.repeat(43)}`, tool: 'files_read', arguments: {} }),
+      ),
+    ).toBe('bad_request');
+    expect(service.callsOf('readGrantLog')).toBe(0);
+  });
+
   it('IPC-13: lock clears all elevation', async () => {
     service.unlocked = true;
     await start({ parentPidOf: () => 4242 });

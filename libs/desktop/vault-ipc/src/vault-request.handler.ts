@@ -7,6 +7,14 @@ import type { PeerCredentials } from '@arslan/peer-credentials';
 import { IpcError, type VaultOpResults, type VaultRequest } from '@arslan/protocol';
 import { assertUnreachable } from '@arslan/util';
 import type { RagService } from '@arslan/vault-rag';
+import {
+  GrantRegistry,
+  MUTATING_TOOLS,
+  McpGateway,
+  grantSummary,
+  issuedGrant,
+  requestSummary,
+} from '@arslan/vault-mcp';
 import { toIpcErrorBody } from './ipc-error.mapper';
 import { type SessionPolicy } from './session-policy';
 import { WriteQueue } from './write-queue';
@@ -27,8 +35,17 @@ export interface VaultRequestHandlerDeps {
 
 export class VaultRequestHandler {
   private readonly queue = new WriteQueue();
+  private readonly grants: GrantRegistry;
+  private readonly mcp: McpGateway;
 
-  constructor(private readonly deps: VaultRequestHandlerDeps) {}
+  constructor(private readonly deps: VaultRequestHandlerDeps) {
+    this.grants = new GrantRegistry(deps.service);
+    this.mcp = new McpGateway({
+      service: deps.service,
+      registry: this.grants,
+      ...(deps.rag ? { rag: deps.rag } : {}),
+    });
+  }
 
   async handle(request: VaultRequest, caller: Caller): Promise<unknown> {
     this.expireIdleUnlock();
@@ -46,6 +63,7 @@ export class VaultRequestHandler {
     if (policy.unlockExpired()) {
       service.lock();
       this.deps.rag?.clear(); // RAG-6
+      this.grants.clear(); // MCP-9
       policy.locked();
     } else if (policy.unlockExpiresAt() === null && this.unlocked()) {
       policy.touch(); // unlocked without us seeing it: start the idle timer now
@@ -143,6 +161,7 @@ export class VaultRequestHandler {
         return this.write(() => {
           service.lock();
           this.deps.rag?.clear(); // RAG-6: lock clears every index and vector, aborts model work
+          this.grants.clear(); // MCP-9: suspended in memory, kept in the sealed log
           policy.locked();
           return {};
         });
@@ -180,6 +199,13 @@ export class VaultRequestHandler {
         return this.data(() => service.history(request.args));
       case 'diff':
         return this.data(() => service.diff(request.args));
+      // Cards (MCP-5): the daemon socket is the terminal surface (secret map allowed, MCP-12).
+      case 'card_write':
+        return this.write(() => this.data(() => service.cardWrite(request.args, 'terminal')));
+      case 'card_link':
+        return this.write(() => this.data(() => service.cardLink(request.args)));
+      case 'card_graph':
+        return this.data(() => service.cardGraph(request.args));
       case 'audit_verify':
         return this.data(() => service.auditVerify());
       // Retrieval: never in the write queue, so model work does not hold it (IPC-10, RAG-21).
@@ -195,9 +221,79 @@ export class VaultRequestHandler {
         return this.data(() => this.ragService().status(request.args));
       case 'rag_ask':
         return this.data(() => this.ragService().ask(request.args));
+      // MCP grants. Terminal ops act as the local member (this OS user, IPC-6); `mcp_call` acts
+      // only through the capability it carries and never looks at sudo (MCP-7, MCP-10).
+      case 'mcp_grant_issue':
+        return this.write(() =>
+          this.data(() => {
+            const { vault, minutes, scope } = request.args;
+            const registry = this.mcp.ensureGrants();
+            const issued = registry.issue({
+              context: service.grantContext(vault),
+              scope: scope ?? 'read',
+              minutes,
+            });
+            this.mcp.audit('grant.issue', issued.record, 'terminal');
+            return issuedGrant(issued);
+          }),
+        );
+      case 'mcp_grant_list':
+        return this.write(() =>
+          this.data(() => {
+            const registry = this.mcp.ensureGrants();
+            const vault = request.args.vault;
+            const vaultId = vault === undefined ? undefined : service.grantContext(vault).vault_id;
+            return { grants: registry.list(vaultId === undefined ? {} : { vaultId }).map(grantSummary) };
+          }),
+        );
+      case 'mcp_grant_revoke':
+        return this.write(() =>
+          this.data(() => {
+            const revoked = this.mcp.ensureGrants().revoke(request.args.grant_id);
+            service.recordEvent('grant.revoke', { grants: revoked, surface: 'terminal' });
+            return { revoked };
+          }),
+        );
+      case 'mcp_request_list':
+        return this.write(() =>
+          this.data(() => {
+            const registry = this.mcp.ensureGrants();
+            const vault = request.args.vault;
+            const filter = vault === undefined ? {} : { vaultId: service.grantContext(vault).vault_id };
+            return { requests: registry.requests(filter).map(requestSummary) };
+          }),
+        );
+      case 'mcp_request_decide':
+        return this.write(() =>
+          this.data(() => {
+            const { request_id, decision, scope, minutes } = request.args;
+            const bounds = { ...(scope ? { scope } : {}), ...(minutes ? { minutes } : {}) };
+            const decided = this.mcp.ensureGrants().decide(request_id, decision, bounds);
+            service.recordEvent(`grant.request.${decision}`, { request: request_id, surface: 'terminal' });
+            return requestSummary(decided);
+          }),
+        );
+      case 'mcp_call': {
+        const { token, tool, arguments: args } = request.args;
+        const call = () => this.data(() => this.mcp.call(token, tool, args));
+        // Loading the grant log may purge and rewrite it: a write, so it waits its turn (IPC-10).
+        const loaded = this.grants.loadedGeneration() === service.unlockGeneration();
+        return MUTATING_TOOLS.has(tool) || !loaded ? this.write(call) : call();
+      }
       default:
         return assertUnreachable(request);
     }
+  }
+
+  /** GRANT-13 / REQ-10/11: periodic purge while unlocked (called by the server's sweep). */
+  sweepGrants(): void {
+    if (!this.unlocked() || this.grants.loadedGeneration() === null) return;
+    void this.queue
+      .run(() => {
+        if (this.unlocked() && this.grants.loadedGeneration() === this.deps.service.unlockGeneration())
+          this.grants.sweep();
+      })
+      .catch(() => undefined);
   }
 
   private ragService(): RagService {

@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { COMPACT_MIN_ROWS, SNAPSHOT_EVERY, metaPurpose } from './asset-index';
+import { COMPACT_MIN_ROWS, SNAPSHOT_EVERY } from './asset-index';
 import { STATE_LABEL, storePath } from './store-schema';
 import { fastTestKdf, tempDataDir } from './test-only-support';
 import { type LocalVaultService, createVaultService } from './vault-service';
@@ -32,8 +32,8 @@ function stateRow(dir: string): Buffer {
   }
 }
 
-describe('asset index: meta rows + snapshot (no per-write state rewrite)', () => {
-  it('writes append rows only; unlock opens the snapshot plus < SNAPSHOT_EVERY meta rows, quickly', async () => {
+describe('asset index: revision rows + snapshot (no per-write state rewrite)', () => {
+  it('writes append rows only; unlock opens the snapshot plus < SNAPSHOT_EVERY revision rows, quickly', async () => {
     const { dir, s } = await fresh();
     const store = s.requireStore();
     const n = SNAPSHOT_EVERY + 4;
@@ -51,7 +51,7 @@ describe('asset index: meta rows + snapshot (no per-write state rewrite)', () =>
     await s.unlock(PW);
     const unlockMs = performance.now() - t;
     expect(s.indexTailRows()).toBe(3);
-    // Work beyond the (instant test) KDF: one state open + 3 meta rows; generous bound for CI.
+    // Work beyond the (instant test) KDF: one state open + 3 revision rows; generous bound for CI.
     expect(unlockMs).toBeLessThan(250);
     const all = s.list({ include_deleted: true }).assets;
     expect(all).toHaveLength(n + 1);
@@ -59,15 +59,15 @@ describe('asset index: meta rows + snapshot (no per-write state rewrite)', () =>
     expect(s.history({ asset_id: w.asset_id }).revisions).toHaveLength(3);
   }, 60_000);
 
-  it('AUD-2: a deleted meta row (first or last) → corrupt at unlock', async () => {
-    for (const seq of [0, 2]) {
+  it('AUD-2: a deleted revision row (first or last) → corrupt at unlock', async () => {
+    for (const seq of [1, 3]) {
       const { dir, s } = await fresh();
       s.write({ title: 'a', body: 'a' });
       s.write({ title: 'b', body: 'b' });
       s.write({ title: 'c', body: 'c' });
       s.lock();
       const db = new Database(storePath(dir));
-      expect(db.prepare('DELETE FROM state WHERE purpose = ?').run(metaPurpose(seq)).changes).toBe(1);
+      expect(db.prepare('DELETE FROM revisions WHERE seq = ?').run(seq).changes).toBe(1);
       db.close();
       await expect(s.unlock(PW)).rejects.toThrow(code('corrupt'));
     }
@@ -97,8 +97,16 @@ describe('asset index: meta rows + snapshot (no per-write state rewrite)', () =>
     });
     s.lock();
     await s.unlock(PW);
+    // The fake head has no revision row, so its kind cannot be read: list shows it as private (fails closed).
     expect(s.list({}).assets).toEqual([
-      { asset_id: 'cd'.repeat(16), title: 'old note', state: 'live', heads: [head.id], updated_at: 5 },
+      {
+        asset_id: 'cd'.repeat(16),
+        title: 'old note',
+        kind: 'private',
+        state: 'live',
+        heads: [head.id],
+        updated_at: 5,
+      },
     ]);
     s.import({ items: Array.from({ length: SNAPSHOT_EVERY }, (_, i) => ({ title: `n${i}`, body: 'b' })) });
     const vaults = store.getState()['vaults'] as Record<string, Record<string, unknown>>;
@@ -108,7 +116,7 @@ describe('asset index: meta rows + snapshot (no per-write state rewrite)', () =>
     expect(s.list({}).assets).toHaveLength(SNAPSHOT_EVERY + 1);
   }, 60_000);
 
-  it('lock() writes a snapshot when >= COMPACT_MIN_ROWS meta rows follow it; the next unlock opens none', async () => {
+  it('lock() writes a snapshot when >= COMPACT_MIN_ROWS revision rows follow it; the next unlock opens none', async () => {
     const { dir, s } = await fresh();
     const store = s.requireStore();
     s.import({ items: Array.from({ length: COMPACT_MIN_ROWS }, (_, i) => ({ title: `n${i}`, body: 'b' })) });

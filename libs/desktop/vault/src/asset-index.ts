@@ -1,9 +1,11 @@
-// The in-memory asset index (heads, titles, counts, updated_at per asset), rebuilt at unlock
-// from the snapshot kept in the sealed state plus the meta rows written after it. Every
-// revision has a small insert-only sealed meta row `meta.<seq, 12 digits>` committed with
-// its revision row, so a write never re-encrypts anything that grows with the vault.
-import type { JsonValue } from './canonical-json';
+// The in-memory asset index (heads, titles, kinds, counts, updated_at per asset), rebuilt at
+// unlock from the snapshot kept in the sealed state plus the revision rows appended after it
+// (each row carries its index fields: revision-rows.ts), so a write never re-encrypts anything
+// that grows with the vault.
+import { ASSET_KINDS, type AssetKind } from '@arslan/protocol';
+import type { RevisionRow } from './revision-rows';
 import { serviceError } from './vault-service.errors';
+import type { StoredRevisionRow } from './vault-store';
 
 /** One unconsumed head of an asset (HIST-2). */
 export interface HeadInfo {
@@ -12,6 +14,8 @@ export interface HeadInfo {
   created_at: number;
   /** Title of this head's content (for a tombstone: the title it deleted). */
   title: string;
+  /** Kind of this head's content; absent in snapshots written before kinds were indexed. */
+  kind?: AssetKind;
 }
 
 export interface AssetIndex {
@@ -20,7 +24,7 @@ export interface AssetIndex {
   updated_at: number;
 }
 
-/** Plaintext of a meta row. */
+/** The index fields of one revision (from its row). */
 export interface MetaRow {
   vault_id: string;
   asset_id: string;
@@ -29,28 +33,23 @@ export interface MetaRow {
   tombstone: boolean;
   created_at: number;
   title: string;
+  kind: AssetKind;
 }
 
-/** Compact snapshot entry: [asset_id, revisions, updated_at, heads[[id, tombstone 0|1, created_at, title]]]. */
-type SnapshotAsset = [string, number, number, [string, 0 | 1, number, string][]];
+/** Compact snapshot entry: [asset_id, revisions, updated_at, heads[[id, tombstone 0|1, created_at, title, kind]]]. */
+type SnapshotAsset = [string, number, number, [string, 0 | 1, number, string, AssetKind?][]];
 
-/** Stored as `asset_index` in the service state; covers meta rows with seq < upto. */
+/** Stored as `asset_index` in the service state; covers the revision rows with seq <= upto. */
 export interface IndexSnapshot {
   upto: number;
   /** vault_id → its assets. */
   vaults: Record<string, SnapshotAsset[]>;
 }
 
-export const META_FROM = 'meta.';
-export const META_TO = 'meta/';
-/** A snapshot is written with the commit that leaves this many meta rows after the last one. */
+/** A snapshot is written with the commit that leaves this many revision rows after the last one. */
 export const SNAPSHOT_EVERY = 256;
-/** lock()/close() write a snapshot when at least this many meta rows follow the last one. */
+/** lock()/close() write a snapshot when at least this many revision rows follow the last one. */
 export const COMPACT_MIN_ROWS = 32;
-
-export function metaPurpose(seq: number): string {
-  return `${META_FROM}${String(seq).padStart(12, '0')}`;
-}
 
 /** The index entry after `meta` (its parents stop being heads, it becomes one). Never mutates `asset`. */
 export function withRevision(asset: AssetIndex | undefined, meta: MetaRow): AssetIndex {
@@ -60,6 +59,7 @@ export function withRevision(asset: AssetIndex | undefined, meta: MetaRow): Asse
     tombstone: meta.tombstone,
     created_at: meta.created_at,
     title: meta.title,
+    kind: meta.kind,
   };
   const heads = [...(asset?.heads ?? []).filter((h) => !consumed.has(h.id)), head];
   return {
@@ -71,30 +71,52 @@ export function withRevision(asset: AssetIndex | undefined, meta: MetaRow): Asse
 
 const isStr = (v: unknown): v is string => typeof v === 'string';
 const isInt = (v: unknown): v is number => Number.isSafeInteger(v);
+const isKind = (v: unknown): v is AssetKind => (ASSET_KINDS as readonly unknown[]).includes(v);
 
 function parseSnapshotHead(h: unknown): HeadInfo {
-  const [id, tomb, createdAt, title] = Array.isArray(h) ? (h as unknown[]) : [];
-  if (!isStr(id) || (tomb !== 0 && tomb !== 1) || !isInt(createdAt) || !isStr(title))
+  const [id, tomb, createdAt, title, kind] = Array.isArray(h) ? (h as unknown[]) : [];
+  if (
+    !isStr(id) ||
+    (tomb !== 0 && tomb !== 1) ||
+    !isInt(createdAt) ||
+    !isStr(title) ||
+    (kind !== undefined && !isKind(kind))
+  )
     throw serviceError('corrupt', 'index snapshot head');
-  return { id, tombstone: tomb === 1, created_at: createdAt, title };
+  return { id, tombstone: tomb === 1, created_at: createdAt, title, ...(kind === undefined ? {} : { kind }) };
 }
 
-export function parseMetaRow(value: JsonValue): MetaRow {
-  const m = value as Partial<MetaRow> | null;
+/** The index fields of a stored revision row (revision-rows.ts). */
+export function metaOfRevisionRow(value: unknown): MetaRow {
+  const row = value as Partial<RevisionRow> | null;
+  const rev = (typeof row === 'object' && row !== null ? row.revision : undefined) as
+    Partial<RevisionRow['revision']> | undefined;
   if (
-    typeof m !== 'object' ||
-    m === null ||
-    !isStr(m.vault_id) ||
-    !isStr(m.asset_id) ||
-    !isStr(m.revision_id) ||
-    !Array.isArray(m.parents) ||
-    !m.parents.every(isStr) ||
-    typeof m.tombstone !== 'boolean' ||
-    !isInt(m.created_at) ||
-    !isStr(m.title)
+    typeof row !== 'object' ||
+    row === null ||
+    typeof rev !== 'object' ||
+    rev === null ||
+    !isStr(row.vault_id) ||
+    !isInt(row.created_at) ||
+    !isStr(row.title) ||
+    !isKind(row.kind) ||
+    !isStr(rev.id) ||
+    !isStr(rev.asset_id) ||
+    !Array.isArray(rev.parents) ||
+    !rev.parents.every(isStr) ||
+    typeof rev.tombstone !== 'boolean'
   )
-    throw serviceError('corrupt', 'meta row shape');
-  return m as MetaRow;
+    throw serviceError('corrupt', 'revision row shape');
+  return {
+    vault_id: row.vault_id,
+    asset_id: rev.asset_id,
+    revision_id: rev.id,
+    parents: rev.parents,
+    tombstone: rev.tombstone,
+    created_at: row.created_at,
+    title: row.title,
+    kind: row.kind,
+  };
 }
 
 /** Index changes of one commit, applied only after it committed. */
@@ -105,24 +127,30 @@ export interface StagedIndex {
 
 export class AssetIndexes {
   private readonly vaults = new Map<string, Map<string, AssetIndex>>();
-  /** Number of meta rows (= seq of the next one). */
+  /** Number of revision rows indexed (= seq of the last one). */
   metaCount = 0;
-  /** Meta rows covered by the stored snapshot. */
+  /** Revision rows covered by the stored snapshot. */
   snapshotUpto = 0;
 
-  /** Rebuilds from the stored snapshot and the meta rows after it (`corrupt` on any gap). */
+  /**
+   * Rebuilds from the stored snapshot and the revision rows after it; `corrupt` on any gap or
+   * if the rows end before `revisionCount` (the checkpoint's count) or the snapshot.
+   */
   static rebuild(
     snapshot: IndexSnapshot | undefined,
-    tail: readonly { purpose: string; value: JsonValue }[],
+    tail: readonly StoredRevisionRow[],
+    revisionCount: number,
   ): AssetIndexes {
     const index = new AssetIndexes();
     if (snapshot !== undefined) index.loadSnapshot(snapshot);
     for (const row of tail) {
-      if (row.purpose !== metaPurpose(index.metaCount)) throw serviceError('corrupt', 'meta rows have a gap');
-      const meta = parseMetaRow(row.value);
+      if (row.seq !== index.metaCount + 1) throw serviceError('corrupt', 'revision rows have a gap');
+      const meta = metaOfRevisionRow(row.value);
       index.set(meta.vault_id, meta.asset_id, withRevision(index.find(meta.vault_id, meta.asset_id), meta));
       index.metaCount++;
     }
+    if (index.metaCount !== revisionCount)
+      throw serviceError('corrupt', 'the index snapshot does not match the revision rows');
     return index;
   }
 
@@ -163,7 +191,11 @@ export class AssetIndexes {
         assetId,
         a.revisions,
         a.updated_at,
-        a.heads.map((h) => [h.id, h.tombstone ? 1 : 0, h.created_at, h.title]),
+        a.heads.map((h) =>
+          h.kind === undefined
+            ? [h.id, h.tombstone ? 1 : 0, h.created_at, h.title]
+            : [h.id, h.tombstone ? 1 : 0, h.created_at, h.title, h.kind],
+        ),
       ]);
     };
     for (const [vaultId, byId] of this.vaults)

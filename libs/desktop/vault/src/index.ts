@@ -24,6 +24,8 @@ export {
   VaultServiceError,
   type VaultServiceState,
   type VaultService,
+  type CardSurface,
+  type GrantVaultContext,
   type IndexSource,
   type IndexSourceStamp,
   type IndexSources,

@@ -5,6 +5,7 @@
 import { type KeyObject, createHash, createPrivateKey, sign } from 'node:crypto';
 import { nodeCrypto } from '@arslan/envelope-node';
 import { type Ed25519Provider, setEd25519Provider } from '@arslan/vault-core';
+import { useNodeCipher } from './native-sealed';
 
 /**
  * Successful verifications of exact (public key, message, signature) triples. vault-core's
@@ -74,7 +75,11 @@ export const nodeEd25519: Ed25519Provider = {
   publicKey: (seed) => (isSeed(seed) ? slotFor(seed).publicKey.slice() : nodeCrypto.ed25519PublicKey(seed)),
 };
 
-/** Idempotent: every store and service of this lib calls it before signing or verifying. */
+/**
+ * Idempotent: every store and service of this lib calls it before signing or verifying.
+ * Installs both OpenSSL providers of vault-core: Ed25519 and the cipher/hash (native-sealed.ts).
+ */
 export function useNodeEd25519(): void {
   setEd25519Provider(nodeEd25519);
+  useNodeCipher();
 }

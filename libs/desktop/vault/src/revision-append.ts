@@ -1,15 +1,15 @@
 // The write path (VAULT-8..10, HIST-1/2): signs and seals new revisions of one vault and
-// commits, in ONE transaction, a revision row and a meta row per revision plus the checkpoint.
-// The state is rewritten only when the asset index snapshot is due (asset-index.ts).
+// commits, in ONE transaction, one revision row per revision (with its index fields) plus the
+// checkpoint. The state is rewritten only when the asset index snapshot is due (asset-index.ts).
 import { wipe } from '@arslan/util';
 import { writeRevision } from '@arslan/vault-core';
-import { COMPACT_MIN_ROWS, type MetaRow, type StagedIndex, metaPurpose } from './asset-index';
-import { type AssetContent, encodeContent } from './asset-content';
+import { COMPACT_MIN_ROWS, type MetaRow, type StagedIndex } from './asset-index';
+import { type AssetContent, encodeContent, kindOfContent } from './asset-content';
 import type { JsonValue } from './canonical-json';
 import { revisionRowInput } from './revision-rows';
 import { findVault, withoutLegacyAssets } from './vault-index';
 import type { LocalVaultService } from './vault-service';
-import type { SealedRowInput } from './vault-store';
+import type { RevisionRowInput } from './vault-store';
 
 export interface RevisionItem {
   assetId: string;
@@ -33,7 +33,7 @@ export function appendRevisions(
   const certificate = service.certificate();
   const store = service.requireStore();
   const index = service.assetIndex();
-  const rows: SealedRowInput[] = [];
+  const rows: RevisionRowInput[] = [];
   const metas: MetaRow[] = [];
   for (const item of items) {
     const content = encodeContent(item.content);
@@ -63,25 +63,23 @@ export function appendRevisions(
       tombstone: item.tombstone,
       created_at: createdAt,
       title: item.indexTitle ?? item.content.title,
+      kind: kindOfContent(item.content),
     };
-    rows.push(revisionRowInput(vault.vault_id, createdAt, record), {
-      purpose: metaPurpose(index.metaCount + metas.length),
-      value: meta as unknown as JsonValue,
-    });
+    rows.push(revisionRowInput(vault.vault_id, createdAt, meta.title, meta.kind, record));
     metas.push(meta);
   }
-  // Revision rows + meta rows + checkpoint; the state (with a new index snapshot) only
-  // every SNAPSHOT_EVERY meta rows.
+  // Revision rows + checkpoint; the state (with a new index snapshot) only every
+  // SNAPSHOT_EVERY revision rows.
   const staged = index.stage(metas);
   const snapshot = index.snapshotDue(staged);
   if (snapshot) commitSnapshot(service, staged, rows);
-  else store.appendRows(rows);
+  else store.appendRows([], rows);
   index.apply(staged, snapshot);
   return metas.map((m) => m.revision_id);
 }
 
-/** Rewrites the state with the index snapshot of `staged` (plus `rows`, one transaction). */
-function commitSnapshot(service: LocalVaultService, staged: StagedIndex, rows: SealedRowInput[]): void {
+/** Rewrites the state with the index snapshot of `staged` (plus revision `rows`, one transaction). */
+function commitSnapshot(service: LocalVaultService, staged: StagedIndex, rows: RevisionRowInput[]): void {
   const value = service.assetIndex().snapshot(staged) as unknown as JsonValue;
   service.requireStore().replaceState(
     (current) => ({
@@ -89,12 +87,12 @@ function commitSnapshot(service: LocalVaultService, staged: StagedIndex, rows: S
       vaults: withoutLegacyAssets(service.serviceState().vaults) as unknown as JsonValue,
       asset_index: value,
     }),
-    { rows },
+    { revisions: rows },
   );
 }
 
 /**
- * Before lock/close: a snapshot covering every meta row, so the next unlock opens none
+ * Before lock/close: a snapshot covering every revision row, so the next unlock opens none
  * (after a crash it opens < SNAPSHOT_EVERY). Best effort: a failure leaves the rows as they are.
  */
 export function compactAssetIndex(service: LocalVaultService): void {
@@ -105,6 +103,6 @@ export function compactAssetIndex(service: LocalVaultService): void {
     commitSnapshot(service, staged, []);
     index.apply(staged, true);
   } catch {
-    // the next unlock reads the meta rows instead
+    // the next unlock reads the revision rows instead
   }
 }

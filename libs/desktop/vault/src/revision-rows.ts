@@ -1,6 +1,8 @@
-// Storage of signed revisions: one insert-only sealed row per revision, purpose
-// `rev.<first 60 hex of the revision id>` (sealed-value purposes are at most 64 chars;
-// the full id is inside and checked on read).
+// Storage of signed revisions: one append-only sealed row per revision in the `revisions` table
+// (store-schema.ts), found again by a keyed hash of its id. The row also carries what the
+// asset index needs (vault, created_at, title, kind), so a write inserts ONE row (plus the
+// checkpoint) and the index is rebuilt from the rows after its last snapshot.
+import type { AssetKind } from '@arslan/protocol';
 import {
   type RevisionJson,
   type RevisionRecord,
@@ -8,27 +10,35 @@ import {
   revisionToJson,
 } from '@arslan/vault-core';
 import type { JsonValue } from './canonical-json';
-import type { SealedRowInput } from './vault-store';
+import type { RevisionRowInput } from './vault-store';
 import { serviceError } from './vault-service.errors';
 
 export interface RevisionRow {
   vault_id: string;
   /** Unix ms when this device stored it (not signed; sealed with the row). */
   created_at: number;
+  /** Index title (a tombstone keeps the title it deleted; sealed, not signed). */
+  title: string;
+  /** The content's kind (an asset never changes kind; sealed, not signed). */
+  kind: AssetKind;
   revision: RevisionJson;
-}
-
-export function revisionPurpose(revisionId: string): string {
-  return `rev.${revisionId.slice(0, 60)}`;
 }
 
 export function revisionRowInput(
   vaultId: string,
   createdAt: number,
+  title: string,
+  kind: AssetKind,
   revision: RevisionRecord,
-): SealedRowInput {
-  const row: RevisionRow = { vault_id: vaultId, created_at: createdAt, revision: revisionToJson(revision) };
-  return { purpose: revisionPurpose(revision.id), value: row as unknown as JsonValue };
+): RevisionRowInput {
+  const row: RevisionRow = {
+    vault_id: vaultId,
+    created_at: createdAt,
+    title,
+    kind,
+    revision: revisionToJson(revision),
+  };
+  return { id: revision.id, value: row as unknown as JsonValue };
 }
 
 /** Parses a stored row and checks it is the revision asked for, in the vault asked for. */

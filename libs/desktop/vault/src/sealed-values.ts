@@ -17,6 +17,8 @@ export interface HeadCheckpoint {
   audit_head: string;
   /** Extra insert-only rows (commitState options.rows); absent = 0 (stores before rows existed). */
   row_count?: number;
+  /** Rows of the append-only `revisions` table (= its highest seq); absent = 0. */
+  revision_count?: number;
 }
 
 export const DEVICE_KEY_BYTES = 32;
@@ -73,6 +75,7 @@ export function parseCheckpoint(value: unknown): HeadCheckpoint {
     typeof v.state_sha256 !== 'string' ||
     typeof v.audit_head !== 'string' ||
     (v.row_count !== undefined && !Number.isSafeInteger(v.row_count)) ||
+    (v.revision_count !== undefined && !Number.isSafeInteger(v.revision_count)) ||
     (v.state_generation !== undefined && !Number.isSafeInteger(v.state_generation))
   )
     throw new VaultStoreError('corrupt', 'checkpoint shape');

@@ -11,9 +11,25 @@ export function storePath(dir: string): string {
 }
 
 /**
+ * revisions: one append-only row per stored revision (the write hot path: one B-tree append
+ * plus one small index entry per commit). `seq` = 1, 2, … (row number, counted by the
+ * checkpoint); `lookup` = keyed hash of the revision id (revision-lookup.ts), so reads by id
+ * need no plaintext id; `value` = the sealed row, AAD `revisions/rev.<seq, 12 digits>`.
+ */
+export const REVISIONS_SQL = `
+CREATE TABLE IF NOT EXISTS revisions (
+  seq INTEGER PRIMARY KEY,
+  lookup BLOB NOT NULL,
+  value BLOB NOT NULL
+) STRICT;
+CREATE UNIQUE INDEX IF NOT EXISTS revisions_lookup ON revisions (lookup);
+`;
+
+/**
  * header: format metadata, KDF parameters, salt and the AEAD-wrapped master key (one row).
  * state: sealed values keyed by purpose (the vault state, the device keys, audit entries).
- * checkpoints: sealed checkpoints keyed by purpose (`head`: generation, state hash, audit head).
+ * checkpoints: sealed checkpoints keyed by purpose (`head`: generation, state hash, audit head,
+ * row counts). revisions: see REVISIONS_SQL.
  * Every `value` is sealState() ciphertext whose AAD names the table and the purpose.
  */
 export const SCHEMA_SQL = `
@@ -28,17 +44,20 @@ CREATE TABLE state (
   purpose TEXT PRIMARY KEY,
   value BLOB NOT NULL
 ) STRICT, WITHOUT ROWID;
--- purposes only: COUNT(*) of the extra rows at unlock reads this instead of every row
-CREATE INDEX state_purposes ON state (purpose);
 CREATE TABLE checkpoints (
   purpose TEXT PRIMARY KEY,
   value BLOB NOT NULL
 ) STRICT, WITHOUT ROWID;
-`;
+${REVISIONS_SQL}`;
 
 export const STATE_LABEL: SealedValueLabel = { table: 'state', purpose: 'vault-state' };
 export const DEVICE_KEYS_LABEL: SealedValueLabel = { table: 'state', purpose: 'device-keys' };
 export const HEAD_CHECKPOINT_LABEL: SealedValueLabel = { table: 'checkpoints', purpose: 'head' };
+
+/** Revision row `seq` (1-based) in `revisions`. */
+export function revisionLabel(seq: number): SealedValueLabel {
+  return { table: 'revisions', purpose: `rev.${String(seq).padStart(12, '0')}` };
+}
 
 /** Audit entry `seq` lives in `state` under `audit.<seq, 12 digits>` (sorts in chain order). */
 export function auditLabel(seq: number): SealedValueLabel {
@@ -77,7 +96,7 @@ export function isExtraRowRange(from: string, to: string): boolean {
   );
 }
 
-/** Stores created before the `state_purposes` index count over the table itself. */
+/** Stores created with the former `state_purposes` index count through it. */
 export function countExtraRowsSql(hasPurposeIndex: boolean): string {
   return `SELECT COUNT(*) AS n FROM state ${hasPurposeIndex ? 'INDEXED BY state_purposes' : ''}
   WHERE purpose NOT IN ('${STATE_LABEL.purpose}', '${DEVICE_KEYS_LABEL.purpose}')

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import { storePath } from './store-schema';
 import { fastTestKdf, tempDataDir } from './test-only-support';
 import { type LocalVaultService, createVaultService } from './vault-service';
-import { revisionPurpose } from './revision-rows';
+import { COMPACT_MIN_ROWS } from './asset-index';
 
 const PW = 'correct horse battery staple';
 const open: LocalVaultService[] = [];
@@ -185,10 +185,12 @@ describe('assets (HIST-1..4, VAULT-8..10, VAULT-13)', () => {
     const store = s.requireStore();
     const before = store.generation;
     const rowsBefore = store.rowCount;
+    const revisionsBefore = store.revisionCount;
     const res = s.import({ items: [1, 2, 3, 4, 5].map((i) => ({ title: `n${i}`, body: `b${i}` })) });
     expect(res.imported).toHaveLength(5);
     expect(store.generation).toBe(before + 1);
-    expect(store.rowCount).toBe(rowsBefore + 10); // a revision row and a meta row each
+    expect(store.rowCount).toBe(rowsBefore);
+    expect(store.revisionCount).toBe(revisionsBefore + 5); // one revision row each, nothing else
     expect(
       s
         .list({})
@@ -225,32 +227,65 @@ describe('assets (HIST-1..4, VAULT-8..10, VAULT-13)', () => {
     expect(again.history({ vault: 'work', asset_id: w.asset_id }).revisions).toHaveLength(2);
   });
 
-  it('VAULT-10/AUD-2: a flipped byte in a revision row → corrupt on read', async () => {
+  /** Flips one byte of revision row `seq` (1 = the first revision written). */
+  function flipRevisionRow(dir: string, seq: number): void {
+    const db = new Database(storePath(dir));
+    const row = db.prepare('SELECT value FROM revisions WHERE seq = ?').get(seq) as { value: Buffer };
+    row.value.writeUInt8(row.value.readUInt8(row.value.length - 20) ^ 0x01, row.value.length - 20);
+    db.prepare('UPDATE revisions SET value = ? WHERE seq = ?').run(row.value, seq);
+    db.close();
+  }
+
+  it('VAULT-10/AUD-2: a flipped byte in a revision row (covered by the index snapshot) → corrupt on read', async () => {
     const { dir, s } = await fresh();
     const w = s.write({ title: 't', body: 'b' });
+    // Enough rows that lock() writes an index snapshot covering w's row.
+    s.import({ items: Array.from({ length: COMPACT_MIN_ROWS }, (_, i) => ({ title: `n${i}`, body: 'b' })) });
     s.lock();
-    const db = new Database(storePath(dir));
-    const row = db
-      .prepare('SELECT value FROM state WHERE purpose = ?')
-      .get(revisionPurpose(w.revision_id)) as {
-      value: Buffer;
-    };
-    row.value.writeUInt8(row.value.readUInt8(row.value.length - 20) ^ 0x01, row.value.length - 20);
-    db.prepare('UPDATE state SET value = ? WHERE purpose = ?').run(row.value, revisionPurpose(w.revision_id));
-    db.close();
+    flipRevisionRow(dir, 1);
     await s.unlock(PW);
     expect(() => s.read({ asset_id: w.asset_id })).toThrow(code('corrupt'));
     expect(() => s.history({ asset_id: w.asset_id })).toThrow(code('corrupt'));
   });
 
-  it('AUD-2: a deleted revision row (truncation) is detected at unlock → corrupt', async () => {
+  it('VAULT-10/AUD-2: a flipped byte in a revision row after the snapshot → corrupt at unlock', async () => {
     const { dir, s } = await fresh();
-    const w = s.write({ title: 't', body: 'b' });
+    s.write({ title: 't', body: 'b' });
+    s.lock();
+    flipRevisionRow(dir, 1);
+    await expect(s.unlock(PW)).rejects.toThrow(code('corrupt'));
+  });
+
+  it('AUD-2: a deleted revision row (truncation), or rows swapped, are detected at unlock → corrupt', async () => {
+    const { dir, s } = await fresh();
+    s.write({ title: 't', body: 'b' });
+    s.write({ title: 't2', body: 'b2' });
     s.lock();
     const db = new Database(storePath(dir));
-    db.prepare('DELETE FROM state WHERE purpose = ?').run(revisionPurpose(w.revision_id));
+    const rows = db.prepare('SELECT seq, lookup, value FROM revisions ORDER BY seq').all() as {
+      seq: number;
+      lookup: Buffer;
+      value: Buffer;
+    }[];
+    // Swapped values: AEAD binds the row number.
+    db.prepare('UPDATE revisions SET value = ? WHERE seq = ?').run(rows[1]!.value, 1);
+    db.prepare('UPDATE revisions SET value = ? WHERE seq = ?').run(rows[0]!.value, 2);
     db.close();
     await expect(s.unlock(PW)).rejects.toThrow(code('corrupt'));
+    for (const seq of [1, 2]) {
+      const again = new Database(storePath(dir));
+      again.prepare('UPDATE revisions SET value = ? WHERE seq = ?').run(rows[seq - 1]!.value, seq);
+      again.prepare('DELETE FROM revisions WHERE seq = ?').run(seq);
+      again.close();
+      await expect(s.unlock(PW)).rejects.toThrow(code('corrupt'));
+      const restore = new Database(storePath(dir));
+      restore
+        .prepare('INSERT INTO revisions (seq, lookup, value) VALUES (?, ?, ?)')
+        .run(seq, rows[seq - 1]!.lookup, rows[seq - 1]!.value);
+      restore.close();
+    }
+    await s.unlock(PW);
+    expect(s.list({}).assets).toHaveLength(2);
   });
 
   it('VAULT-13: read commits an intent first and never delivers when the intent write fails', async () => {

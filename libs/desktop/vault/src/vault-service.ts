@@ -1,7 +1,7 @@
 // createVaultService: the vault data ops over one VaultStore (VAULT, DEV-1/2, HIST, BAK, AUD).
 // Layout of the sealed state and rows: README.md, "Vault service".
 import fs from 'node:fs';
-import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
+import type { AssetKind, IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
 import { createGenesisPolicy, verifyPolicyHistory, type PolicyEntry } from '@arslan/policy';
 import { verifyAgainstPolicy } from './revision-verify';
 import { bytesToHex, hexToBytes, utf8Encode, wipe } from '@arslan/util';
@@ -18,7 +18,9 @@ import {
 } from '@arslan/vault-core';
 import { argon2idKdf } from './argon2-kdf';
 import { forgetEd25519SigningKeys } from './node-ed25519';
-import { type AssetContent, decodeContent } from './asset-content';
+import { type AssetContent, decodeContent, emptyCard, kindOfContent } from './asset-content';
+import { cardDiffBody, cardIndexBody, checkMarkersResolve } from './card-content';
+import { cardGraph, cardLink, cardWrite } from './card-service';
 import { certificateFromJson, certificateToJson, deviceFingerprintOf } from './device-identity';
 import { storePath } from './store-schema';
 import { initStore } from './store-init';
@@ -34,10 +36,12 @@ import {
   isBootstrapped,
   legacySnapshot,
 } from './vault-index';
-import { type AssetIndex, AssetIndexes, META_TO, assetStateOf, metaPurpose, newestHead } from './asset-index';
-import { parseRevisionRow, revisionPurpose } from './revision-rows';
+import { type AssetIndex, AssetIndexes, assetStateOf, newestHead } from './asset-index';
+import { parseRevisionRow } from './revision-rows';
 import { mapErrors, mapErrorsAsync, serviceError } from './vault-service.errors';
 import type {
+  CardSurface,
+  GrantVaultContext,
   IndexSource,
   IndexSourceStamp,
   IndexSources,
@@ -47,7 +51,7 @@ import type {
 import { eligibleForIndex } from '@arslan/retrieval-node';
 import type { AuditEntry } from './audit-chain';
 import { type SealedRowInput, type VaultStore, openStore } from './vault-store';
-import type { JsonObject } from './canonical-json';
+import type { JsonObject, JsonValue } from './canonical-json';
 import { backupVaults, restoreFromBackup } from './vault-backup';
 import { type RevisionItem, appendRevisions, compactAssetIndex } from './revision-append';
 
@@ -73,6 +77,8 @@ interface Caches {
   state?: { store: VaultStore; generation: number; value: ServiceStateJson };
   /** The asset index, rebuilt at unlock (asset-index.ts). */
   assets?: { store: VaultStore; index: AssetIndexes; tailRows: number };
+  /** `vault_id/asset_id` → kind (an asset never changes kind; filled on first use). */
+  kinds?: Map<string, AssetKind>;
 }
 
 function deepFreeze<T>(value: T): T {
@@ -85,6 +91,12 @@ function deepFreeze<T>(value: T): T {
 
 /** Owner display name in every policy this service creates. */
 const OWNER_NAME = 'owner';
+/** Grant log rows live in `state` under `grants.<seq, 12 digits>`: never in backups (GRANT-16). */
+const GRANT_LOG_FROM = 'grants.';
+const GRANT_LOG_TO = 'grants/';
+function grantLogPurpose(seq: number): string {
+  return `${GRANT_LOG_FROM}${String(seq).padStart(12, '0')}`;
+}
 
 function withPasswordBytes<T>(password: string, use: (bytes: Uint8Array) => Promise<T>): Promise<T> {
   if (typeof password !== 'string' || password.length === 0)
@@ -199,17 +211,26 @@ export class LocalVaultService implements VaultService {
       const vault = findVault(this.serviceState(), name);
       let assetId = args.asset_id;
       let parents: string[] = [];
+      let kind: AssetKind = args.kind ?? 'memory';
       if (assetId === undefined) {
         assetId = bytesToHex(this.random.randomBytes(16));
       } else {
         const asset = this.asset(vault, assetId);
+        // An asset keeps its kind; cards change only through card_write (MCP-12).
+        const existing = this.kindIn(vault, assetId, asset);
+        if (existing === 'card') throw serviceError('bad_request', 'the asset is a card; use card_write');
+        if (args.kind !== undefined && args.kind !== existing)
+          throw serviceError('bad_request', `the asset is a ${existing}; its kind cannot change`);
+        kind = existing;
         if (assetStateOf(asset) === 'conflicted')
           throw serviceError('conflicted', 'the asset is conflicted; use resolve');
         parents = asset.heads.map((h) => h.id);
       }
+      if ((kind as string) === 'card') throw serviceError('bad_request', 'cards are written with card_write');
       const id = this.appendRevisions(name, [
-        { assetId, parents, content: { title: args.title, body: args.body }, tombstone: false },
+        { assetId, parents, content: { kind, title: args.title, body: args.body }, tombstone: false },
       ]);
+      this.rememberKind(vault, assetId, kind);
       return { vault: name, asset_id: assetId, revision_id: id[0] as string };
     });
   }
@@ -233,9 +254,14 @@ export class LocalVaultService implements VaultService {
         if (loaded.record.asset_id !== args.asset_id)
           throw serviceError('bad_request', 'parent of another asset');
       }
+      const existing = this.assetIndex().find(vault.vault_id, args.asset_id);
+      const kind = existing ? this.kindIn(vault, args.asset_id, existing) : 'memory';
+      if (kind === 'card') throw serviceError('bad_request', 'the asset is a card; use card_write');
+      const content = { kind, title: args.title, body: args.body };
       const id = this.appendRevisions(name, [
-        { assetId: args.asset_id, parents: args.parents, content: args, tombstone: false },
+        { assetId: args.asset_id, parents: args.parents, content, tombstone: false },
       ]);
+      this.rememberKind(vault, args.asset_id, kind);
       return { vault: name, asset_id: args.asset_id, revision_id: id[0] as string };
     });
   }
@@ -251,18 +277,33 @@ export class LocalVaultService implements VaultService {
         if (state === 'deleted') throw serviceError('not_found', 'the asset is deleted');
         revisionId = newestHead(asset).id;
       }
+      // CRED-1: a credential's plaintext never leaves through read (only credential_copy).
+      const kind = this.kindIn(vault, args.asset_id, asset);
+      if (kind === 'credential') throw serviceError('forbidden', 'credentials cannot be read (CRED-1)');
       const loaded = this.loadRevision(vault, revisionId);
       if (loaded.record.asset_id !== args.asset_id) throw serviceError('not_found', 'no such revision');
       const content = this.openContent(vault, loaded.record);
+      if (kindOfContent(content) === 'credential')
+        throw serviceError('forbidden', 'credentials cannot be read');
       const details = { vault: name, asset_id: args.asset_id, revision_id: revisionId };
+      // MCP-11: card markers stay literal; only secret labels are shown, never values.
+      const card = content.kind === 'card' ? (content.card ?? emptyCard()) : undefined;
       // VAULT-13: the intent is committed before the plaintext leaves this method.
       return this.requireStore().withIntent('read', details, () => ({
         ...details,
         title: content.title,
         body: content.body,
+        kind: kindOfContent(content),
         state,
         heads: asset.heads.map((h) => h.id),
         created_at: loaded.createdAt,
+        ...(card
+          ? {
+              fields: { ...card.fields },
+              links: card.links.map((l) => ({ ...l })),
+              secret_labels: Object.keys(card.secrets).sort(),
+            }
+          : {}),
       }));
     });
   }
@@ -275,6 +316,7 @@ export class LocalVaultService implements VaultService {
         .map(([assetId, asset]) => ({
           asset_id: assetId,
           title: newestHead(asset).title,
+          kind: this.listedKind(vault, assetId, asset),
           state: assetStateOf(asset),
           heads: asset.heads.map((h) => h.id),
           updated_at: asset.updated_at,
@@ -306,11 +348,16 @@ export class LocalVaultService implements VaultService {
     return mapErrors('diff', () => {
       const name = args.vault ?? DEFAULT_VAULT;
       const vault = findVault(this.serviceState(), name);
-      this.asset(vault, args.asset_id);
+      const asset = this.asset(vault, args.asset_id);
+      if (this.kindIn(vault, args.asset_id, asset) === 'credential')
+        throw serviceError('forbidden', 'credentials cannot be diffed (CRED-1)');
       const [from, to] = [args.from, args.to].map((id) => {
         const loaded = this.loadRevision(vault, id);
         if (loaded.record.asset_id !== args.asset_id) throw serviceError('not_found', 'no such revision');
-        return this.openContent(vault, loaded.record);
+        const content = this.openContent(vault, loaded.record);
+        if (kindOfContent(content) === 'credential')
+          throw serviceError('forbidden', 'credentials cannot be diffed');
+        return content.card ? { ...content, body: cardDiffBody(content.body, content.card) } : content;
       }) as [AssetContent, AssetContent];
       const details = { vault: name, asset_id: args.asset_id, from: args.from, to: args.to };
       return this.requireStore().withIntent('read', details, () => ({
@@ -328,11 +375,13 @@ export class LocalVaultService implements VaultService {
       if (state === 'conflicted') throw serviceError('conflicted', 'the asset is conflicted; use resolve');
       if (state === 'deleted') throw serviceError('not_found', 'the asset is already deleted');
       const head = newestHead(asset);
+      // The tombstone keeps the kind, so a deleted credential is still listed as one.
+      const kind = this.kindIn(findVault(this.serviceState(), name), args.asset_id, asset);
       const id = this.appendRevisions(name, [
         {
           assetId: args.asset_id,
           parents: [head.id],
-          content: { title: '', body: '' },
+          content: { kind, title: '', body: '', ...(kind === 'card' ? { card: emptyCard() } : {}) },
           tombstone: true,
           indexTitle: head.title,
         },
@@ -344,13 +393,21 @@ export class LocalVaultService implements VaultService {
   resolve(args: VaultOpArgs<'resolve'>): VaultOpResults['resolve'] {
     return mapErrors('resolve', () => {
       const name = args.vault ?? DEFAULT_VAULT;
-      const asset = this.asset(findVault(this.serviceState(), name), args.asset_id);
+      const vault = findVault(this.serviceState(), name);
+      const asset = this.asset(vault, args.asset_id);
+      // The resolution keeps the asset's kind; a card keeps the fields, links and secrets of its newest head.
+      const kind = this.kindIn(vault, args.asset_id, asset);
+      const content: AssetContent = { kind, title: args.title, body: args.body };
+      if (kind === 'card') {
+        content.card = this.headContent(vault, args.asset_id, asset).card ?? emptyCard();
+        checkMarkersResolve(args.body, content.card);
+      }
       // HIST-3: the resolution names every head this writer can see.
       const id = this.appendRevisions(name, [
         {
           assetId: args.asset_id,
           parents: asset.heads.map((h) => h.id),
-          content: { title: args.title, body: args.body },
+          content,
           tombstone: false,
         },
       ]);
@@ -439,12 +496,15 @@ export class LocalVaultService implements VaultService {
       let excluded = 0;
       for (const [assetId, asset] of this.assetIndex().assets(vault.vault_id)) {
         const state = assetStateOf(asset);
-        // Only memories exist so far; credential/file/private/quarantined kinds would be excluded here.
+        // RAG-3: private memories and credentials are never indexed; a card only as its
+        // marker-free text (OTP-10: `safeCard`, its secrets are separate credential assets).
+        const kind = state === 'deleted' ? 'memory' : this.kindIn(vault, assetId, asset);
         const candidate = {
-          kind: 'memory' as const,
+          kind,
           tombstone: state === 'deleted',
           conflicted: state === 'conflicted',
           quarantined: false,
+          safeCard: kind === 'card',
         };
         if (!eligibleForIndex(candidate)) {
           excluded++;
@@ -457,11 +517,82 @@ export class LocalVaultService implements VaultService {
           continue;
         }
         const content = this.openContent(vault, loaded.record);
-        sources.push({ asset_id: assetId, revision_id: head.id, title: content.title, body: content.body });
+        const contentKind = kindOfContent(content);
+        if (contentKind !== 'memory' && contentKind !== 'card') {
+          excluded++;
+          continue;
+        }
+        const body = content.card ? cardIndexBody(content.body, content.card) : content.body;
+        sources.push({ asset_id: assetId, revision_id: head.id, title: content.title, body });
       }
       sources.sort((a, b) => (a.asset_id < b.asset_id ? -1 : a.asset_id > b.asset_id ? 1 : 0));
       return { ...stamp, sources, excluded };
     });
+  }
+
+  // ---------------------------------------------------------------- grant log (GRANT-11/12/16)
+
+  grantContext(vaultName: string): GrantVaultContext {
+    return mapErrors('grant_context', () => {
+      const vault = findVault(this.serviceState(), vaultName);
+      const head = this.policyOf(vault).head;
+      return {
+        vault: vaultName,
+        vault_id: vault.vault_id,
+        local_member: OWNER_NAME,
+        members: head.members.map((m) => ({ name: m.name, role: m.role })),
+      };
+    });
+  }
+
+  readGrantLog(): JsonValue[] {
+    return mapErrors('grant_log', () => {
+      this.serviceState();
+      return this.requireStore()
+        .readRowRange(GRANT_LOG_FROM, GRANT_LOG_TO)
+        .map((row) => row.value);
+    });
+  }
+
+  appendGrantLog(entries: readonly JsonObject[], firstSeq: number): void {
+    mapErrors('grant_log', () => {
+      this.serviceState();
+      this.requireStore().appendRows(
+        entries.map((value, i) => ({ purpose: grantLogPurpose(firstSeq + i), value })),
+      );
+    });
+  }
+
+  rewriteGrantLog(entries: readonly JsonObject[]): void {
+    mapErrors('grant_log', () => {
+      this.serviceState();
+      this.requireStore().replaceRowRange(
+        GRANT_LOG_FROM,
+        GRANT_LOG_TO,
+        entries.map((value, i) => ({ purpose: grantLogPurpose(i + 1), value })),
+      );
+    });
+  }
+
+  // ---------------------------------------------------------------- kinds and cards (CRED-1, MCP-11..13)
+
+  assetKind(vaultName: string | undefined, assetId: string): AssetKind {
+    return mapErrors('asset_kind', () => {
+      const vault = findVault(this.serviceState(), vaultName);
+      return this.kindIn(vault, assetId, this.asset(vault, assetId));
+    });
+  }
+
+  cardWrite(args: VaultOpArgs<'card_write'>, surface: CardSurface): VaultOpResults['card_write'] {
+    return mapErrors('card_write', () => cardWrite(this, args, surface));
+  }
+
+  cardLink(args: VaultOpArgs<'card_link'>): VaultOpResults['card_link'] {
+    return mapErrors('card_link', () => cardLink(this, args));
+  }
+
+  cardGraph(args: VaultOpArgs<'card_graph'>): VaultOpResults['card_graph'] {
+    return mapErrors('card_graph', () => cardGraph(this, args));
   }
 
   recordIntent(kind: 'read' | 'inference', details: JsonObject): void {
@@ -523,14 +654,14 @@ export class LocalVaultService implements VaultService {
     if (cached && cached.store === store) return cached.index;
     const state = asServiceState(store.peekState() as JsonObject);
     const snapshot = state.asset_index ?? legacySnapshot(state);
-    const tail = store.readRowRange(metaPurpose(snapshot?.upto ?? 0), META_TO);
-    const index = AssetIndexes.rebuild(snapshot, tail);
-    // AUD-2: meta rows after the snapshot are counted (rows before it are in the checkpoint count).
+    const tail = store.readRevisionsAfter(snapshot?.upto ?? 0);
+    // AUD-2: the rows after the snapshot must reach the checkpoint's revision count.
+    const index = AssetIndexes.rebuild(snapshot, tail, store.revisionCount);
     this.caches.assets = { store, index, tailRows: tail.length };
     return index;
   }
 
-  /** @internal meta rows opened at the last index rebuild (unlock work beyond the KDF). */
+  /** @internal revision rows opened at the last index rebuild (unlock work beyond the KDF). */
   indexTailRows(): number {
     this.assetIndex();
     return this.caches.assets?.tailRows ?? 0;
@@ -541,6 +672,59 @@ export class LocalVaultService implements VaultService {
     const asset = this.assetIndex().find(vault.vault_id, assetId);
     if (!asset) throw serviceError('not_found', 'no such asset');
     return asset;
+  }
+
+  /** @internal the decrypted content of an asset's newest head. */
+  headContent(vault: VaultIndex, assetId: string, asset: AssetIndex): AssetContent {
+    const loaded = this.loadRevision(vault, newestHead(asset).id);
+    if (loaded.record.asset_id !== assetId) throw serviceError('corrupt', 'revision of another asset');
+    return this.openContent(vault, loaded.record);
+  }
+
+  /** @internal an asset's kind (every head must agree; fails closed as `corrupt`), cached per unlock. */
+  kindIn(vault: VaultIndex, assetId: string, asset: AssetIndex): AssetKind {
+    const key = `${vault.vault_id}/${assetId}`;
+    const kinds = (this.caches.kinds ??= new Map());
+    const cached = kinds.get(key);
+    if (cached !== undefined) return cached;
+    let kind: AssetKind | undefined;
+    // The index knows each head's kind (sealed with its revision row); heads from an older
+    // snapshot without kinds are opened.
+    if (asset.heads.every((h) => h.kind !== undefined)) {
+      for (const head of asset.heads) {
+        if (kind !== undefined && kind !== head.kind)
+          throw serviceError('corrupt', 'heads of different kinds');
+        kind = head.kind;
+      }
+      if (kind !== undefined) {
+        kinds.set(key, kind);
+        return kind;
+      }
+    }
+    for (const head of asset.heads) {
+      const loaded = this.loadRevision(vault, head.id);
+      if (loaded.record.asset_id !== assetId) throw serviceError('corrupt', 'revision of another asset');
+      const headKind = kindOfContent(this.openContent(vault, loaded.record));
+      if (kind !== undefined && kind !== headKind) throw serviceError('corrupt', 'heads of different kinds');
+      kind = headKind;
+    }
+    if (kind === undefined) throw serviceError('corrupt', 'asset without heads');
+    kinds.set(key, kind);
+    return kind;
+  }
+
+  /** @internal records the kind of an asset just written. */
+  rememberKind(vault: VaultIndex, assetId: string, kind: AssetKind): void {
+    (this.caches.kinds ??= new Map()).set(`${vault.vault_id}/${assetId}`, kind);
+  }
+
+  /** list: an asset whose head cannot be opened is shown as `private` (fails closed, list still works). */
+  private listedKind(vault: VaultIndex, assetId: string, asset: AssetIndex): AssetKind {
+    try {
+      return this.kindIn(vault, assetId, asset);
+    } catch {
+      return 'private';
+    }
   }
 
   /** @internal installs a freshly created store (restore). */
@@ -638,7 +822,7 @@ export class LocalVaultService implements VaultService {
 
   /** @internal reads one revision row and verifies it (VAULT-10, DEV-1/2, HIST-1). */
   loadRevision(vault: VaultIndex, revisionId: string): LoadedRevision {
-    const value = this.requireStore().readRow(revisionPurpose(revisionId));
+    const value = this.requireStore().readRevision(revisionId)?.value;
     const { createdAt, record } = parseRevisionRow(value, revisionId, vault.vault_id);
     const fingerprint = verifyAgainstPolicy(record, this.policyOf(vault).head);
     return { record, createdAt, fingerprint };

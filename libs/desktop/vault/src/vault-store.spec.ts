@@ -74,7 +74,7 @@ describe('init / open / unlock (VAULT-1, -2, -4, -5, -12, -16)', () => {
     expect(() => store.getState()).toThrow(expect.objectContaining({ code: 'locked' }));
   });
 
-  it('VAULT-2/12: tables header/state/checkpoints; header holds version 1, the KDF params, salt and wrapped key; synchronous=FULL', async () => {
+  it('VAULT-2/12: tables header/state/checkpoints (+ revisions); header holds version 1, the KDF params, salt and wrapped key; synchronous=FULL', async () => {
     const { dir, store } = await freshStore();
     expect(store.durability()).toEqual({ journalMode: 'delete', synchronous: 2 });
     const db = raw(dir);
@@ -83,7 +83,10 @@ describe('init / open / unlock (VAULT-1, -2, -4, -5, -12, -16)', () => {
         .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
         .pluck()
         .all();
-      expect(tables).toEqual(['checkpoints', 'header', 'state']);
+      expect(tables).toEqual(['checkpoints', 'header', 'revisions', 'state']);
+      expect(
+        db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").pluck().all(),
+      ).toEqual(['revisions_lookup']);
       const header = db.prepare('SELECT * FROM header').all() as Record<string, unknown>[];
       expect(header).toHaveLength(1);
       expect(header[0]!['format_version']).toBe(1);
@@ -172,6 +175,80 @@ describe('at rest (VAULT-2, -3, -6)', () => {
     // the check itself can fail: a plaintext copy would be found
     fs.writeFileSync(path.join(dir, 'leak.txt'), `x${MARKER}x`);
     expect(filesContaining(dir, needle)).toEqual([path.join(dir, 'leak.txt')]);
+  });
+
+  it('VAULT-2/AUD-2: revision rows are sealed, found by a keyed id hash, bound to their row number and counted', async () => {
+    const { dir, store } = await freshStore();
+    const id = `rev-${MARKER}`;
+    const generation = store.generation;
+    store.appendRows([], [{ id, value: { note: MARKER } }]);
+    store.appendRows([], [{ id: 'second', value: 2 }]);
+    expect(store.generation).toBe(generation + 2);
+    expect(store.revisionCount).toBe(2);
+    expect(store.readRevision(id)).toEqual({ seq: 1, value: { note: MARKER } });
+    expect(store.readRevision('second')).toEqual({ seq: 2, value: 2 });
+    expect(store.readRevision('absent')).toBeUndefined();
+    expect(store.readRevisionsAfter(1)).toEqual([{ seq: 2, value: 2 }]);
+    expect(() => store.appendRows([], [{ id: 'second', value: 3 }])).toThrow(
+      expect.objectContaining({ code: 'commit_failed' }),
+    );
+    expect(store.revisionCount).toBe(2);
+    // neither the value nor the id is on disk
+    expect(filesContaining(dir, Buffer.from(MARKER, 'utf8'))).toEqual([]);
+    store.close();
+    expect(filesContaining(dir, Buffer.from(MARKER, 'utf8'))).toEqual([]);
+    const db = raw(dir);
+    const rows = db.prepare('SELECT seq, lookup, value FROM revisions ORDER BY seq').all() as {
+      seq: number;
+      lookup: Buffer;
+      value: Buffer;
+    }[];
+    expect(rows.map((r) => [r.seq, r.lookup.length])).toEqual([
+      [1, 16],
+      [2, 16],
+    ]);
+    const reopen = async () => {
+      const s = track(openStore(dir, { kdf: fastTestKdf }));
+      await s.unlock(PASSWORD);
+      return s;
+    };
+    try {
+      // a flipped byte → corrupt on read
+      const flipped = Buffer.from(rows[0]!.value);
+      flipped[30] = flipped[30]! ^ 0x01;
+      db.prepare('UPDATE revisions SET value = ? WHERE seq = 1').run(flipped);
+      let s = await reopen();
+      expect(() => s.readRevision(id)).toThrow(expect.objectContaining({ code: 'corrupt' }));
+      s.close();
+      // values swapped between rows (AAD binds the row number) → corrupt
+      db.prepare('UPDATE revisions SET value = ? WHERE seq = 1').run(rows[1]!.value);
+      s = await reopen();
+      expect(() => s.readRevision(id)).toThrow(expect.objectContaining({ code: 'corrupt' }));
+      s.close();
+      db.prepare('UPDATE revisions SET value = ? WHERE seq = 1').run(rows[0]!.value);
+      // a removed (last or first) or an extra row → corrupt at unlock (AUD-2)
+      for (const change of [
+        'DELETE FROM revisions WHERE seq = 2',
+        'DELETE FROM revisions WHERE seq = 1',
+        "INSERT INTO revisions (seq, lookup, value) VALUES (3, x'00', x'00')",
+      ]) {
+        db.exec(change);
+        s = track(openStore(dir, { kdf: fastTestKdf }));
+        await expect(s.unlock(PASSWORD)).rejects.toMatchObject({ code: 'corrupt' });
+        s.close();
+        db.exec('DELETE FROM revisions');
+        for (const r of rows)
+          db.prepare('INSERT INTO revisions (seq, lookup, value) VALUES (?, ?, ?)').run(
+            r.seq,
+            r.lookup,
+            r.value,
+          );
+      }
+      s = await reopen();
+      expect(s.readRevision('second')).toEqual({ seq: 2, value: 2 });
+    } finally {
+      db.close();
+    }
   });
 
   it('VAULT-4/5: a copy of the database cannot be unlocked without the password', async () => {

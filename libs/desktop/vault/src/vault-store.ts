@@ -1,5 +1,6 @@
 // The vault store on better-sqlite3: one encrypted database per data directory.
 // VAULT-1/2/5/6/11/12/13/15/19 and AUD-1/2 (local). Layout: README.md, store-schema.ts.
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import { bytesToHex, utf8DecodeStrict, utf8Encode, wipe } from '@arslan/util';
 import {
@@ -34,9 +35,11 @@ import {
   isExtraRowRange,
   DEVICE_KEYS_LABEL,
   HEAD_CHECKPOINT_LABEL,
+  REVISIONS_SQL,
   STATE_LABEL,
   applyDurabilityPragmas,
   auditLabel,
+  revisionLabel,
   storePath,
 } from './store-schema';
 import {
@@ -82,6 +85,10 @@ interface Session {
   auditHead: string;
   /** Extra sealed rows written through commitState (insert-only); checked at unlock (AUD-2). */
   rowCount: number;
+  /** Rows of `revisions` (= highest seq); checked at unlock (AUD-2). */
+  revisionCount: number;
+  /** HMAC key of the `revisions.lookup` column (derived from the master key; wiped on lock). */
+  lookupKey: Buffer;
 }
 
 /** One extra sealed row written with a state commit (its purpose is in the AAD). */
@@ -90,10 +97,28 @@ export interface SealedRowInput {
   value: JsonValue;
 }
 
+/** One revision row (append-only `revisions` table), found again by `id`. */
+export interface RevisionRowInput {
+  id: string;
+  value: JsonValue;
+}
+
+/** A revision row as stored: its row number and opened value. */
+export interface StoredRevisionRow {
+  seq: number;
+  value: JsonValue;
+}
+
 export interface CommitOptions {
   /** Insert-only rows committed in the same transaction as the state and checkpoint. */
   rows?: readonly SealedRowInput[];
+  /** Revision rows appended in the same transaction. */
+  revisions?: readonly RevisionRowInput[];
 }
+
+const LOOKUP_KEY_INFO = 'memories/revision-lookup/v1';
+/** Bytes of the keyed revision-id hash kept in `revisions.lookup`. */
+const LOOKUP_BYTES = 16;
 
 /**
  * Opens the store of `dir` (locked: no keys in memory) and takes the exclusive
@@ -112,6 +137,8 @@ export function openStore(dir: string, options: OpenStoreOptions): VaultStore {
     db = new Database(target, { fileMustExist: true, timeout: 1000 });
     applyDurabilityPragmas(db);
     const header = readHeader(db);
+    if (!db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'revisions'").get())
+      db.exec(REVISIONS_SQL);
     return new VaultStore(db, lock, header, options);
   } catch (error) {
     if (db?.open) db.close();
@@ -122,6 +149,11 @@ export function openStore(dir: string, options: OpenStoreOptions): VaultStore {
 
 interface ValueRow {
   purpose: string;
+  value: Buffer;
+}
+
+interface RevisionDbRow {
+  seq: number;
   value: Buffer;
 }
 
@@ -142,7 +174,15 @@ export class VaultStore {
   private readonly selectState: Database.Statement;
   private readonly selectCheckpoint: Database.Statement;
   private readonly selectAudit: Database.Statement;
+  /** One better-sqlite3 transaction wrapper, built once (building one per commit cost ~10 µs). */
+  private readonly runTransaction: Database.Transaction<(write: () => void) => void>;
   private readonly countExtraRows: Database.Statement;
+  private readonly countRange: Database.Statement;
+  private readonly deleteRange: Database.Statement;
+  private readonly insertRevision: Database.Statement;
+  private readonly selectRevision: Database.Statement;
+  private readonly selectRevisionsAfter: Database.Statement;
+  private readonly countRevisions: Database.Statement;
 
   /** Use openStore(). */
   constructor(db: Database.Database, lock: DirectoryLock, header: KeyringHeader, options: OpenStoreOptions) {
@@ -166,9 +206,16 @@ export class VaultStore {
       db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'index' AND name = 'state_purposes'").get() !==
       undefined;
     this.countExtraRows = db.prepare(countExtraRowsSql(hasPurposeIndex));
+    this.runTransaction = db.transaction((write: () => void) => write());
     this.selectAudit = db.prepare(
       'SELECT purpose, value FROM state WHERE purpose >= ? AND purpose < ? ORDER BY purpose',
     );
+    this.countRange = db.prepare('SELECT COUNT(*) AS n FROM state WHERE purpose >= ? AND purpose < ?');
+    this.deleteRange = db.prepare('DELETE FROM state WHERE purpose >= ? AND purpose < ?');
+    this.insertRevision = db.prepare('INSERT INTO revisions (seq, lookup, value) VALUES (?, ?, ?)');
+    this.selectRevision = db.prepare('SELECT seq, value FROM revisions WHERE lookup = ?');
+    this.selectRevisionsAfter = db.prepare('SELECT seq, value FROM revisions WHERE seq > ? ORDER BY seq');
+    this.countRevisions = db.prepare('SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS m FROM revisions');
   }
 
   get isOpen(): boolean {
@@ -222,7 +269,7 @@ export class VaultStore {
     const s = this.session;
     if (!s) return;
     this.session = undefined;
-    wipe(s.masterKey, s.signingSeed, s.exchangePrivateKey);
+    wipe(s.masterKey, s.signingSeed, s.exchangePrivateKey, s.lookupKey);
     forgetEd25519SigningKeys();
   }
 
@@ -288,8 +335,10 @@ export class VaultStore {
   private writeState(s: Session, next: unknown, options: CommitOptions): number {
     if (!isJsonObject(next)) throw new VaultStoreError('invalid_argument', 'state must be an object');
     const sealedRows = this.sealRows(s, options.rows ?? []);
+    const sealedRevisions = this.sealRevisions(s, options.revisions ?? []);
     const generation = s.generation + 1;
     const rowCount = s.rowCount + sealedRows.length;
+    const revisionCount = s.revisionCount + sealedRevisions.length;
     const text = canonicalJson({ generation, value: next });
     const statePlain = utf8Encode(text);
     const stateSha256 = sha256Hex(statePlain);
@@ -306,9 +355,11 @@ export class VaultStore {
       audit_count: s.auditCount,
       audit_head: s.auditHead,
       row_count: rowCount,
+      revision_count: revisionCount,
     });
     this.transact('commit_failed', () => {
       for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
+      for (const row of sealedRevisions) this.insertRevision.run(row.seq, row.lookup, row.sealed);
       this.upsertState.run(STATE_LABEL.purpose, sealedState);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
     });
@@ -317,6 +368,7 @@ export class VaultStore {
     s.stateGeneration = generation;
     s.stateSha256 = stateSha256;
     s.rowCount = rowCount;
+    s.revisionCount = revisionCount;
     return generation;
   }
 
@@ -325,11 +377,13 @@ export class VaultStore {
    * state row is not rewritten (the checkpoint keeps binding its hash and generation, AUD-2).
    * Returns the new generation.
    */
-  appendRows(rows: readonly SealedRowInput[]): number {
+  appendRows(rows: readonly SealedRowInput[], revisions: readonly RevisionRowInput[] = []): number {
     const s = this.requireSession();
     const sealedRows = this.sealRows(s, rows);
+    const sealedRevisions = this.sealRevisions(s, revisions);
     const generation = s.generation + 1;
     const rowCount = s.rowCount + sealedRows.length;
+    const revisionCount = s.revisionCount + sealedRevisions.length;
     const sealedCheckpoint = this.sealCheckpoint(s, {
       generation,
       state_generation: s.stateGeneration,
@@ -337,8 +391,44 @@ export class VaultStore {
       audit_count: s.auditCount,
       audit_head: s.auditHead,
       row_count: rowCount,
+      revision_count: revisionCount,
     });
     this.transact('commit_failed', () => {
+      for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
+      for (const row of sealedRevisions) this.insertRevision.run(row.seq, row.lookup, row.sealed);
+      this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
+    });
+    s.generation = generation;
+    s.rowCount = rowCount;
+    s.revisionCount = revisionCount;
+    return generation;
+  }
+
+  /**
+   * Compaction of a rewritable range (grant logs): deletes every extra row with
+   * `from <= purpose < to`, inserts `rows` (each inside the range) and moves the checkpoint's
+   * row count, all in ONE transaction, so a removal without the key still fails AUD-2.
+   */
+  replaceRowRange(from: string, to: string, rows: readonly SealedRowInput[]): number {
+    const s = this.requireSession();
+    if (!isExtraRowRange(from, to)) throw new VaultStoreError('invalid_argument', 'row purpose range');
+    if (rows.some((row) => !(from <= row?.purpose && row.purpose < to)))
+      throw new VaultStoreError('invalid_argument', 'a row lies outside the range it replaces');
+    const sealedRows = this.sealRows(s, rows);
+    const removed = (this.countRange.get(from, to) as { n: number }).n;
+    const generation = s.generation + 1;
+    const rowCount = s.rowCount - removed + sealedRows.length;
+    const sealedCheckpoint = this.sealCheckpoint(s, {
+      generation,
+      state_generation: s.stateGeneration,
+      state_sha256: s.stateSha256,
+      audit_count: s.auditCount,
+      audit_head: s.auditHead,
+      row_count: rowCount,
+      revision_count: s.revisionCount,
+    });
+    this.transact('commit_failed', () => {
+      this.deleteRange.run(from, to);
       for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
     });
@@ -376,6 +466,57 @@ export class VaultStore {
         sealed: sealJson(s.masterKey, row.value, this.rowLabel(row.purpose), this.random, false),
       };
     });
+  }
+
+  private sealRevisions(
+    s: Session,
+    revisions: readonly RevisionRowInput[],
+  ): { seq: number; lookup: Buffer; sealed: Uint8Array }[] {
+    return revisions.map((row, i) => {
+      if (typeof row?.id !== 'string' || row.id.length === 0)
+        throw new VaultStoreError('invalid_argument', 'revision row id');
+      const seq = s.revisionCount + i + 1;
+      return {
+        seq,
+        lookup: this.revisionLookup(s, row.id),
+        sealed: sealJson(s.masterKey, row.value, revisionLabel(seq), this.random, false),
+      };
+    });
+  }
+
+  private revisionLookup(s: Session, id: string): Buffer {
+    return createHmac('sha256', s.lookupKey).update(id).digest().subarray(0, LOOKUP_BYTES);
+  }
+
+  /**
+   * The revision row stored for `id` (opened; AEAD binds its row number), undefined if absent.
+   * The caller checks that the id inside is `id`.
+   */
+  readRevision(id: string): StoredRevisionRow | undefined {
+    const s = this.requireSession();
+    if (typeof id !== 'string' || id.length === 0)
+      throw new VaultStoreError('invalid_argument', 'revision id');
+    const row = this.selectRevision.get(this.revisionLookup(s, id)) as RevisionDbRow | undefined;
+    return row && this.openRevision(s, row);
+  }
+
+  /** Every revision row with seq > `after`, in seq order (index rebuild at unlock). */
+  readRevisionsAfter(after: number): StoredRevisionRow[] {
+    const s = this.requireSession();
+    return (this.selectRevisionsAfter.all(after) as RevisionDbRow[]).map((row) => this.openRevision(s, row));
+  }
+
+  /** Number of revision rows (= highest seq; matches the checkpoint, checked at unlock). */
+  get revisionCount(): number {
+    return this.requireSession().revisionCount;
+  }
+
+  private openRevision(s: Session, row: RevisionDbRow): StoredRevisionRow {
+    try {
+      return { seq: row.seq, value: openJson(s.masterKey, row.value, revisionLabel(row.seq)) as JsonValue };
+    } catch (error) {
+      throw toStoreError(error, 'corrupt', 'a revision row failed to open');
+    }
   }
 
   private sealCheckpoint(s: Session, checkpoint: HeadCheckpoint): Uint8Array {
@@ -530,6 +671,7 @@ export class VaultStore {
       audit_count: seq,
       audit_head: record.hash,
       row_count: s.rowCount,
+      revision_count: s.revisionCount,
     });
     this.transact(failCode, () => {
       this.insertState.run(label.purpose, sealedRecord);
@@ -543,7 +685,7 @@ export class VaultStore {
   private transact(failCode: VaultStoreErrorCode, write: () => void): void {
     this.assertOpen();
     try {
-      this.db.transaction(write).immediate();
+      this.runTransaction.immediate(write);
     } catch (error) {
       throw new VaultStoreError(failCode, 'the write transaction was rolled back', { cause: error });
     }
@@ -582,6 +724,11 @@ export class VaultStore {
     const rowCount = checkpoint.row_count ?? 0;
     if ((this.countExtraRows.get() as { n: number }).n !== rowCount)
       throw new VaultStoreError('corrupt', 'sealed rows do not match the checkpoint');
+    // AUD-2: revision rows are numbered 1..n without gaps; a removed or added row changes n or max.
+    const revisionCount = checkpoint.revision_count ?? 0;
+    const revisions = this.countRevisions.get() as { n: number; m: number };
+    if (revisions.n !== revisionCount || revisions.m !== revisionCount)
+      throw new VaultStoreError('corrupt', 'revision rows do not match the checkpoint');
 
     const device = openNative(masterKey, deviceRow.value, DEVICE_KEYS_LABEL);
     if (device.length !== 2 * DEVICE_KEY_BYTES) {
@@ -605,6 +752,8 @@ export class VaultStore {
       auditCount: checkpoint.audit_count,
       auditHead: checkpoint.audit_head,
       rowCount,
+      revisionCount,
+      lookupKey: createHmac('sha256', masterKey).update(LOOKUP_KEY_INFO).digest(),
     };
   }
 

@@ -60,6 +60,19 @@ export const ragConfigSchema = z
       });
   });
 
+export const AGENT_PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'gemini'] as const;
+export const AGENT_TIERS = ['light', 'standard', 'deep'] as const;
+
+/** `[agent]`: the model the daemon's runs (and `arslan` without flags) use. Keys only by env var name. */
+export const agentConfigSchema = z.strictObject({
+  provider: z.enum(AGENT_PROVIDER_KINDS),
+  /** Default: the provider's public endpoint. */
+  base_url: endpointUrl.optional(),
+  model: modelName,
+  api_key_env: envName.optional(),
+  tier: z.enum(AGENT_TIERS).optional(),
+});
+
 export const arslanConfigSchema = z.strictObject({
   storage: z
     .strictObject({
@@ -67,10 +80,12 @@ export const arslanConfigSchema = z.strictObject({
     })
     .optional(),
   rag: ragConfigSchema.optional(),
+  agent: agentConfigSchema.optional(),
 });
 
 export type ArslanConfig = z.infer<typeof arslanConfigSchema>;
 export type RagConfigToml = z.infer<typeof ragConfigSchema>;
+export type AgentConfigToml = z.infer<typeof agentConfigSchema>;
 
 export type ConfigParseResult = { ok: true; config: ArslanConfig } | { ok: false; problem: string };
 

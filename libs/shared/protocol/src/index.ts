@@ -32,6 +32,29 @@ export {
 } from './vault-ipc.schema';
 export { parseVaultRequest, requestIdOf } from './vault-ipc.parse';
 export {
+  ASSET_KINDS,
+  type AssetKind,
+  WRITE_KINDS,
+  type WriteKind,
+  MAX_CARD_FIELDS,
+  MAX_CARD_FIELD_NAME_CHARS,
+  MAX_CARD_FIELD_VALUE_BYTES,
+  MAX_CARD_LINKS,
+  MAX_CARD_SECRETS,
+  MAX_SECRET_VALUE_BYTES,
+  MAX_CARD_GRAPH_DEPTH,
+  MAX_CARD_GRAPH_NODES,
+  CARD_LABEL_PATTERN,
+  SECRET_MARKER_PREFIX,
+  cardOpArgs,
+  mcpCardWriteArgs,
+  type McpCardWriteArgs,
+  type CardLink,
+  type CardGraphNode,
+  type CardGraphEdge,
+  type CardOpResults,
+} from './vault-ipc.cards';
+export {
   type VaultSummary,
   type StatusResult,
   type AssetSummary,
@@ -51,4 +74,27 @@ export {
   type RagConfigToml,
   type ConfigParseResult,
   parseArslanConfig,
+  AGENT_PROVIDER_KINDS,
+  AGENT_TIERS,
+  agentConfigSchema,
+  type AgentConfigToml,
 } from './arslan-config';
+export {
+  MCP_TOKEN_PREFIX,
+  mcpToken,
+  grantMinutes,
+  localGrantScope,
+  type LocalGrantScope,
+  type GrantSummary,
+  type IssuedGrant,
+  type RequestState,
+  type RequestSummary,
+  type GrantOpResults,
+} from './vault-ipc.grants';
+export {
+  MCP_TOOL_SCHEMAS,
+  MCP_TOOL_NAMES,
+  MCP_TOOL_DESCRIPTIONS,
+  type McpToolName,
+  type McpToolArgs,
+} from './mcp-tools';

@@ -23,6 +23,10 @@ export const IPC_ERROR_CODES = [
   'stale',
   'egress_refused',
   'model_failed',
+  // Capabilities (MCP-*, GRANT-*, CRED-*).
+  'unauthorized',
+  'forbidden',
+  'limit_reached',
 ] as const;
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
@@ -55,6 +59,12 @@ export const IPC_EXIT_CODES: Record<IpcErrorCode, number> = {
   egress_refused: 19,
   /** A model endpoint or embedder failed, or its answer broke RAG-25 (bad or unknown citation). */
   model_failed: 20,
+  /** MCP-6 / GRANT-11: the capability is unknown, expired, revoked or suspended by lock. */
+  unauthorized: 21,
+  /** The capability or surface may not do this (scope, vault, kind: MCP-8, CRED-1). */
+  forbidden: 22,
+  /** A count limit was reached (GRANT-9 active grants, REQ-9 pending requests). */
+  limit_reached: 23,
 };
 
 export class IpcError extends Error {

@@ -1,3 +1,5 @@
+import type { AssetKind, CardLink, CardOpResults } from './vault-ipc.cards';
+import type { GrantOpResults } from './vault-ipc.grants';
 // Result shapes of each vault IPC op (snake_case on the wire). The daemon returns
 // exactly these; the daemon client and the CLI rely on them.
 
@@ -23,6 +25,8 @@ export interface StatusResult {
 export interface AssetSummary {
   asset_id: string;
   title: string;
+  /** CRED-1: a credential is listed with its title and kind only. */
+  kind: AssetKind;
   /** live: one head; conflicted: several heads (HIST-2); deleted: a tombstone head (HIST-4). */
   state: 'live' | 'conflicted' | 'deleted';
   heads: string[];
@@ -35,9 +39,16 @@ export interface ReadResult {
   revision_id: string;
   title: string;
   body: string;
+  /** Never `credential`: reading one is `forbidden` (CRED-1). */
+  kind: AssetKind;
   state: 'live' | 'conflicted' | 'deleted';
   heads: string[];
   created_at: number;
+  /** Cards only (MCP-11: `{{secret:label}}` markers in body and fields stay literal). */
+  fields?: Record<string, string>;
+  links?: CardLink[];
+  /** Cards only: the labels of the card's secrets, never their values. */
+  secret_labels?: string[];
 }
 
 export interface HistoryEntry {
@@ -81,7 +92,7 @@ export interface RagStatusResult {
   cached_vaults: number;
 }
 
-export interface VaultOpResults {
+export interface VaultOpResults extends CardOpResults, GrantOpResults {
   status: StatusResult;
   init: { vault: string; vault_id: string; device_fingerprint: string };
   unlock: { unlock_idle_expires_at: number };

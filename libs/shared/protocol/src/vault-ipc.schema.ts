@@ -6,6 +6,8 @@ import {
   MAX_PASSWORD_CHARS,
   MAX_TITLE_CHARS,
 } from './vault-ipc.limits';
+import { cardOpArgs, writeKindSchema } from './vault-ipc.cards';
+import { grantOpArgs } from './vault-ipc.grants';
 
 // IPC-1: one typed request interface for every client surface; every object is
 // strict, so an unknown field anywhere is rejected.
@@ -35,7 +37,13 @@ export const vaultOpArgs = {
   sudo: z.strictObject({ password }),
   vault_create: z.strictObject({ name: vaultName, device_only: z.boolean().optional() }),
   vault_list: empty,
-  write: z.strictObject({ vault: vaultName.optional(), asset_id: assetId.optional(), title, body }),
+  write: z.strictObject({
+    vault: vaultName.optional(),
+    asset_id: assetId.optional(),
+    title,
+    body,
+    kind: writeKindSchema.optional(),
+  }),
   read: z.strictObject({
     vault: vaultName.optional(),
     asset_id: assetId,
@@ -84,6 +92,8 @@ export const vaultOpArgs = {
     limit: ragLimit.optional(),
   }),
   shutdown: empty,
+  ...cardOpArgs,
+  ...grantOpArgs,
 } as const;
 
 export type VaultOp = keyof typeof vaultOpArgs;

@@ -2,9 +2,10 @@
 import { buildChunkRecords } from './chunk-records';
 import { createRetriever, type RetrieverDeps } from './hybrid-retriever';
 import { reciprocalRankFusion } from './rank-fusion';
-import { type ChunkRecord } from './retrieval.ports';
+import { type ChunkRecord, type ChunkWords, type WordSegmenter } from './retrieval.ports';
 import { RetrievalError } from './retrieval.errors';
 import { InMemoryLexicalIndex, InMemoryVectorIndex, TableEmbedder } from './testing/in-memory-indexes';
+import { foldForMatch } from './unicode-text';
 import { composeSegmenter } from './word-segmenter';
 
 const segmenter = composeSegmenter();
@@ -156,5 +157,30 @@ describe('createRetriever', () => {
   it('rejects a malformed embedding', async () => {
     const { retriever } = setup({ embedder: new TableEmbedder(3, new Map([['roadmap', [1, 0]]])) }); // 2 values, 3 declared;
     expect(await codeOf(retriever.search({ query: 'roadmap', kind: 'vector' }))).toBe('invalid_argument');
+  });
+
+  it('uses the words kept by the index instead of segmenting candidates again, with the same results', async () => {
+    const kept = new Map<string, ChunkWords>();
+    const fold = (text: string) => segmenter.segment(text).map(foldForMatch);
+    for (const c of all)
+      kept.set(c.chunkId, { title: fold(c.title), text: fold(c.text), metadata: fold(c.metadata) });
+    let segmented = 0;
+    const counting: WordSegmenter = { segment: (text) => (segmented++, segmenter.segment(text)) };
+    const plain = setup({ segmenter: counting }).retriever;
+    const withWords = setup({ segmenter: counting });
+    const lexical = Object.assign(withWords.lexical, { words: (chunkId: string) => kept.get(chunkId) });
+    const cached = createRetriever({ ...withWords, lexical, segmenter: counting });
+    for (const mode of ['any', 'all', 'phrase'] as const) {
+      for (const kind of ['lexical', 'hybrid'] as const) {
+        const request = { query: 'product roadmap', mode, kind, limit: 10 };
+        segmented = 0;
+        const before = await plain.search(request);
+        const plainCalls = segmented;
+        segmented = 0;
+        const after = await cached.search(request);
+        expect(after).toEqual(before);
+        expect(segmented).toBeLessThan(plainCalls);
+      }
+    }
   });
 });

@@ -94,7 +94,9 @@ export function createRetriever(deps: RetrieverDeps): Retriever {
       .search(normalize(first), RERANK_CANDIDATES * VECTOR_OVERFETCH)
       .filter((hit) => {
         const record = lexical.get(hit.chunkId);
-        return record !== undefined && chunkMatchesMode(query, record, segmenter);
+        return (
+          record !== undefined && chunkMatchesMode(query, record, segmenter, lexical.words?.(hit.chunkId))
+        );
       })
       .slice(0, RERANK_CANDIDATES);
   }
@@ -132,7 +134,15 @@ export function createRetriever(deps: RetrieverDeps): Retriever {
     const byId = new Map(resolved.map((r) => [r.record.chunkId, r.record]));
     const reranked = lightRerank(
       query,
-      resolved.map(({ record }) => ({ chunkId: record.chunkId, text: record.text, title: record.title })),
+      resolved.map(({ record }) => {
+        const words = lexical.words?.(record.chunkId);
+        return {
+          chunkId: record.chunkId,
+          text: record.text,
+          title: record.title,
+          ...(words === undefined ? {} : { words }),
+        };
+      }),
       { limit, segmenter },
     );
     return reranked.map((hit) => ({ record: byId.get(hit.chunkId) as ChunkRecord, score: hit.score }));

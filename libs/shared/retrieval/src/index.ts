@@ -6,6 +6,7 @@ export {
   type WordSegmenter,
   type ScoredChunk,
   type LexicalIndex,
+  type ChunkWords,
   type VectorIndex,
   type Embedder,
   type SearchKind,
@@ -45,6 +46,7 @@ export {
   toFtsMatch,
 } from './query-parser';
 export { matchesMode, chunkMatchesMode } from './mode-matcher';
+export { foldForMatch } from './unicode-text';
 export { normalize, cosine } from './vector-math';
 export { RRF_K, reciprocalRankFusion } from './rank-fusion';
 export {

@@ -1,7 +1,7 @@
 // RAG-15: the default light reranker. It looks at a bounded candidate set only and scores query coverage
 // and exact phrase matches higher; the incoming order only breaks ties.
 import { fieldMatcher } from './mode-matcher';
-import { type ParsedQuery, type ScoredChunk, type WordSegmenter } from './retrieval.ports';
+import { type ChunkWords, type ParsedQuery, type ScoredChunk, type WordSegmenter } from './retrieval.ports';
 import { RetrievalError } from './retrieval.errors';
 
 /** The bounded candidate set: candidates past this position are never looked at. */
@@ -14,6 +14,8 @@ export interface RerankCandidate {
   chunkId: string;
   text: string;
   title?: string;
+  /** The fields' matching words kept by the index (see `ChunkWords`), so the candidate is not segmented again. */
+  words?: Pick<ChunkWords, 'text' | 'title'>;
 }
 
 export interface RerankOptions {
@@ -42,8 +44,11 @@ export function lightRerank(
   }
   const distinct = [...new Set(query.terms)];
   const scored = candidates.slice(0, maxCandidates).map((candidate, index) => {
-    const fields = [fieldMatcher(candidate.text, options.segmenter)];
-    if (candidate.title !== undefined) fields.push(fieldMatcher(candidate.title, options.segmenter));
+    const words = candidate.words;
+    const fields = [fieldMatcher(candidate.text, options.segmenter, words?.text)];
+    if (candidate.title !== undefined) {
+      fields.push(fieldMatcher(candidate.title, options.segmenter, words?.title));
+    }
     const covered = distinct.filter((term) => fields.some((f) => f.hasTerm(term))).length;
     const coverage = distinct.length === 0 ? 0 : covered / distinct.length;
     const phrase = query.terms.length >= 2 && fields.some((f) => f.hasPhrase(query)) ? PHRASE_BONUS : 0;

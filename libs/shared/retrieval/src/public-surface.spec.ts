@@ -26,6 +26,7 @@ describe('@arslan/retrieval public surface', () => {
         'chunkText',
         'composeSegmenter',
         'cosine',
+        'foldForMatch',
         'createRetriever',
         'ftsQuote',
         'intlWordSegmenter',

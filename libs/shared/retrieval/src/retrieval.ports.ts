@@ -40,12 +40,29 @@ export interface ScoredChunk {
   score: number;
 }
 
+/**
+ * The matching words of a chunk's fields (its segmenter words, each passed through `foldForMatch`: NFKC,
+ * lowercase, Latin diacritics removed), computed once when the chunk is indexed so the RAG-10 mode filter and the RAG-15
+ * reranker need not segment candidates again on every query.
+ */
+export interface ChunkWords {
+  title: readonly string[];
+  text: readonly string[];
+  metadata: readonly string[];
+}
+
 /** A per-vault lexical index (FTS5/BM25 with title 5, body 1, metadata 2 — RAG-9). */
 export interface LexicalIndex {
   add(chunks: readonly ChunkRecord[]): void;
   removeAsset(assetId: string): void;
   search(query: ParsedQuery, limit: number): ScoredChunk[];
   get(chunkId: string): ChunkRecord | undefined;
+  /**
+   * Optional: the chunk's matching words, if the index kept them (it may keep none, or only some, e.g. within a
+   * memory budget). They MUST equal `segmenter.segment(field).map(foldForMatch)` with the retriever's segmenter; `undefined` makes
+   * the caller segment the chunk itself.
+   */
+  words?(chunkId: string): ChunkWords | undefined;
   size(): number;
   clear(): void;
 }

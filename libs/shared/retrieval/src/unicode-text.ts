@@ -8,6 +8,7 @@ const HAN = /\p{Script=Han}/u;
 const KANA = /[\p{Script=Hiragana}\p{Script=Katakana}\u30fc\u309d\u309e\u30fd\u30fe]/u;
 const WORD_CHAR = /[\p{L}\p{N}]/u;
 const LATIN_DIACRITICS = /[\u0300-\u036f]/g;
+const ASCII_ONLY = /^[\0-\x7f]*$/;
 
 export function hasNoSpaceScript(text: string): boolean {
   return NO_SPACE_SCRIPT.test(text);
@@ -32,5 +33,7 @@ export function hasWordChar(token: string): boolean {
  * Japanese voicing marks (U+3099/U+309A) are outside that block and survive.
  */
 export function foldForMatch(text: string): string {
+  // ASCII is unchanged by NFKC, NFD and NFC and holds no combining mark: only the lowercasing remains.
+  if (ASCII_ONLY.test(text)) return text.toLowerCase();
   return text.normalize('NFKC').toLowerCase().normalize('NFD').replace(LATIN_DIACRITICS, '').normalize('NFC');
 }

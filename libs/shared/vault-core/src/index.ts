@@ -26,6 +26,7 @@ export {
   MAX_PARENTS,
 } from './format-constants';
 export { type PasswordKdf, type RandomSource, systemRandom } from './ports';
+export { type VaultCipherProvider, nobleCipher, setCipherProvider } from './cipher-provider';
 export {
   type KeyringHeader,
   type CreatedKeyring,

@@ -14,7 +14,29 @@ export interface RandomSource {
   randomBytes(length: number): Uint8Array;
 }
 
-/** The platform CSPRNG (crypto.getRandomValues via @noble/hashes). */
+/** Requests up to this many bytes are served from the pool; larger ones go to the CSPRNG directly. */
+const POOLED_MAX = 64;
+const POOL_BYTES = 4096;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+
+/**
+ * The platform CSPRNG (crypto.getRandomValues via @noble/hashes). Small requests (keys,
+ * nonces: a revision commit asks for ~8 of them) are cut from a 4 KiB buffer filled by one
+ * CSPRNG call, because each call costs ~5-10 µs in Node; bytes are zeroed in the pool as
+ * they are handed out, so the pool never holds a copy of issued key material.
+ */
 export const systemRandom: RandomSource = {
-  randomBytes: (length) => nobleRandomBytes(length),
+  randomBytes: (length) => {
+    if (!Number.isSafeInteger(length) || length < 0 || length > POOLED_MAX) return nobleRandomBytes(length);
+    if (pool.length - poolOffset < length) {
+      pool.fill(0);
+      pool = nobleRandomBytes(POOL_BYTES);
+      poolOffset = 0;
+    }
+    const out = pool.slice(poolOffset, poolOffset + length);
+    pool.fill(0, poolOffset, poolOffset + length);
+    poolOffset += length;
+    return out;
+  },
 };

@@ -1,5 +1,4 @@
 // VAULT-8/9/10, HIST-1, DEV-2: a signed, content-addressed revision record.
-import { sha256 } from '@noble/hashes/sha2.js';
 import {
   bytesToHex,
   concatBytes,
@@ -10,6 +9,7 @@ import {
   wipe,
 } from '@arslan/util';
 import { randomKey } from './aead';
+import { cipherProvider } from './cipher-provider';
 import { domainTag, lengthPrefixed } from './canonical-encoding';
 import { assertChunkShape, decryptContent, encryptContent } from './content-chunks';
 import {
@@ -139,7 +139,7 @@ export function revisionSignedBytes(r: Omit<RevisionRecord, 'id' | 'signature'>)
 }
 
 export function revisionIdOf(signedBytes: Uint8Array): string {
-  return bytesToHex(sha256(signedBytes));
+  return bytesToHex(cipherProvider().sha256(signedBytes));
 }
 
 /** Encrypts, signs and content-addresses a new revision with a fresh data key (VAULT-8). */

@@ -30,6 +30,9 @@ describe('sealed state (VAULT-2, VAULT-3, VAULT-6, VAULT-11)', () => {
     expect(sealedValueAad({ table: 'checkpoints', purpose: 'checkpoint.42' })).toBe(
       'memories/checkpoints/checkpoint.42/v1',
     );
+    expect(sealedValueAad({ table: 'revisions', purpose: 'rev.000000000007' })).toBe(
+      'memories/revisions/rev.000000000007/v1',
+    );
   });
 
   it('VAULT-2/THREAT-3: a flip of every single byte is detected (tampered)', () => {

@@ -7,7 +7,7 @@ import { assertBytes } from './input-guards';
 import { type RandomSource, systemRandom } from './ports';
 import { VaultFormatError } from './vault-core.errors';
 
-export const SEALED_TABLES = ['state', 'checkpoints'] as const;
+export const SEALED_TABLES = ['state', 'checkpoints', 'revisions'] as const;
 export type SealedTable = (typeof SEALED_TABLES)[number];
 
 export interface SealedValueLabel {
@@ -23,7 +23,7 @@ export function sealedValueAad(label: SealedValueLabel): string {
   if (typeof label !== 'object' || label === null)
     throw new VaultFormatError('malformed', 'label must be an object');
   if (!(SEALED_TABLES as readonly string[]).includes(label.table))
-    throw new VaultFormatError('malformed', 'label.table must be state or checkpoints');
+    throw new VaultFormatError('malformed', 'label.table must be state, checkpoints or revisions');
   if (typeof label.purpose !== 'string' || !PURPOSE_RE.test(label.purpose))
     throw new VaultFormatError('malformed', 'label.purpose must match [a-z0-9_.-]{1,64}');
   return `memories/${label.table}/${label.purpose}/v${VAULT_FORMAT_VERSION}`;

@@ -1,13 +1,16 @@
 // In-memory VaultService for the IPC specs (never exported from index.ts): counts every call,
 // records overlap of write ops and the failures audited through recordFailure.
 import {
+  type GrantVaultContext,
+  type JsonObject,
+  type JsonValue,
   type IndexSourceStamp,
   type IndexSources,
   type VaultService,
   VaultServiceError,
   type VaultServiceState,
 } from '@arslan/desktop-vault';
-import type { IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
+import type { AssetKind, IpcErrorCode, VaultOpArgs, VaultOpResults } from '@arslan/protocol';
 
 const VAULTS = [{ name: 'personal', vault_id: 'v-personal', device_only: false }];
 const ASSET = '0'.repeat(32);
@@ -146,6 +149,7 @@ export class FakeVaultService implements VaultService {
       revision_id: REVISION,
       title: 't',
       body: 'b',
+      kind: 'memory',
       state: 'live',
       heads: [REVISION],
       created_at: 1,
@@ -209,6 +213,75 @@ export class FakeVaultService implements VaultService {
     this.count('auditVerify');
     this.requireUnlocked();
     return { ok: true, entries: 1, head: null, problem: null };
+  }
+
+  readonly grantLog: JsonObject[] = [];
+
+  grantContext(vault: string): GrantVaultContext {
+    this.count('grantContext');
+    this.requireUnlocked();
+    const found = VAULTS.find((v) => v.name === vault);
+    if (!found) throw new VaultServiceError('not_found', `no vault ${vault}`);
+    return {
+      vault,
+      vault_id: found.vault_id,
+      local_member: 'owner',
+      members: [{ name: 'owner', role: 'owner' }],
+    };
+  }
+
+  readGrantLog(): JsonValue[] {
+    this.count('readGrantLog');
+    this.requireUnlocked();
+    return structuredClone(this.grantLog);
+  }
+
+  appendGrantLog(entries: readonly JsonObject[]): void {
+    this.count('appendGrantLog');
+    this.requireUnlocked();
+    this.grantLog.push(...structuredClone(entries));
+  }
+
+  rewriteGrantLog(entries: readonly JsonObject[]): void {
+    this.count('rewriteGrantLog');
+    this.requireUnlocked();
+    this.grantLog.splice(0, this.grantLog.length, ...structuredClone(entries));
+  }
+
+  /** Surfaces passed to cardWrite, in call order. */
+  readonly cardSurfaces: string[] = [];
+
+  assetKind(_vault: string | undefined, assetId: string): AssetKind {
+    this.count('assetKind');
+    this.requireUnlocked();
+    if (assetId !== ASSET) throw new VaultServiceError('not_found', 'no such asset');
+    return 'memory';
+  }
+
+  cardWrite(args: VaultOpArgs<'card_write'>, surface: 'terminal' | 'mcp'): VaultOpResults['card_write'] {
+    this.count('cardWrite');
+    this.requireUnlocked();
+    this.cardSurfaces.push(surface);
+    return { vault: args.vault ?? 'personal', card_id: args.card_id ?? ASSET, revision_id: REVISION };
+  }
+
+  cardLink(args: VaultOpArgs<'card_link'>): VaultOpResults['card_link'] {
+    this.count('cardLink');
+    this.requireUnlocked();
+    const { from, to, rel } = args;
+    return { vault: args.vault ?? 'personal', from, to, rel, revision_id: REVISION, changed: true };
+  }
+
+  cardGraph(args: VaultOpArgs<'card_graph'>): VaultOpResults['card_graph'] {
+    this.count('cardGraph');
+    this.requireUnlocked();
+    return {
+      vault: args.vault ?? 'personal',
+      root: args.card_id,
+      nodes: [{ card_id: args.card_id, title: 't', fields: {} }],
+      edges: [],
+      truncated: false,
+    };
   }
 
   recordFailure(op: string, code: IpcErrorCode): void {

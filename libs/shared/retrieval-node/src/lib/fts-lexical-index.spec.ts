@@ -1,4 +1,4 @@
-import { type ChunkRecord, type MatchMode, type ParsedQuery } from '@arslan/retrieval';
+import { foldForMatch, type ChunkRecord, type MatchMode, type ParsedQuery } from '@arslan/retrieval';
 import { chunkTextBytes, createFtsLexicalIndex, type FtsLexicalIndex } from './fts-lexical-index';
 import { createMixedSegmenter } from './mixed-segmenter.testing';
 
@@ -261,5 +261,43 @@ describe('createFtsLexicalIndex', () => {
     expect(index.get('z2')).toBeUndefined();
     expect(() => index.add([chunk({ text: 'x' })])).toThrow(/closed/);
     index.close();
+  });
+
+  it("keeps each chunk's matching words (segmented and folded once at add) and forgets them with the chunk", () => {
+    const c = chunk({
+      chunkId: 'w1',
+      assetId: 'W',
+      title: 'Café Notes',
+      text: 'Ünïcode 南京市长江大桥 Alpha',
+      metadata: 'x',
+    });
+    index.add([c]);
+    const fold = (text: string) => segmenter.segment(text).map(foldForMatch);
+    expect(index.words('w1')).toEqual({
+      title: fold(c.title),
+      text: fold(c.text),
+      metadata: fold(c.metadata),
+    });
+    expect(index.words('w1')?.title).toEqual(['cafe', 'notes']);
+    expect(index.wordBytes()).toBeGreaterThan(0);
+    expect(index.words('missing')).toBeUndefined();
+    index.removeAsset('W');
+    expect(index.words('w1')).toBeUndefined();
+    expect(index.wordBytes()).toBe(0);
+  });
+
+  it('keeps words only within the memory budget, dropping the oldest when text needs the room', () => {
+    const budgeted = createFtsLexicalIndex({ segmenter, memoryBudgetBytes: 35 });
+    budgeted.add([chunk({ chunkId: 'b1', text: 'alpha beta' })]); // 10 text + 10 words
+    expect(budgeted.textBytes() + budgeted.wordBytes()).toBe(20);
+    expect(budgeted.words('b1')?.text).toEqual(['alpha', 'beta']);
+    budgeted.add([chunk({ chunkId: 'b2', text: 'gamma delta epsilon' })]); // 19 text: 29 + 10 > 35, b1's words make room
+    expect(budgeted.textBytes()).toBe(29);
+    expect(budgeted.words('b1')).toBeUndefined();
+    expect(budgeted.words('b2')).toBeUndefined(); // 29 + 19 > 35
+    expect(budgeted.wordBytes()).toBe(0);
+    expect(budgeted.search(q('alpha'), 10).map((h) => h.chunkId)).toEqual(['b1']); // search is unaffected
+    budgeted.close();
+    expect(budgeted.words('b1')).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 // The per-vault lexical index: an in-memory SQLite database with FTS5 (RAG-4, RAG-8..RAG-11).
 import Database from 'better-sqlite3';
 import {
+  foldForMatch,
   type ChunkRecord,
+  type ChunkWords,
   type LexicalIndex,
   type ParsedQuery,
   type ScoredChunk,
@@ -18,6 +20,12 @@ export const TRIGRAM_MIN_CHARS = 3;
 export interface FtsLexicalIndexOptions {
   /** Splits titles, bodies, metadata and (through the caller's parser) queries into words. */
   segmenter: WordSegmenter;
+  /**
+   * UTF-8 bytes that the source text + metadata (`textBytes`) and the kept matching words (`wordBytes`) may take
+   * together. Words are kept for a chunk only while they fit; when later text needs the room, the oldest kept
+   * words are dropped (those chunks are then segmented per query again). Default: unbounded.
+   */
+  memoryBudgetBytes?: number;
 }
 
 export interface FtsLexicalIndexDiagnostics {
@@ -33,6 +41,10 @@ export interface FtsLexicalIndex extends LexicalIndex {
   chunkIdsOfAsset(assetId: string): string[];
   /** UTF-8 bytes of title + text + metadata over all chunks (RAG-2). */
   textBytes(): number;
+  /** UTF-8 bytes of the matching words kept for the reranker and the mode filter (see `words`). */
+  wordBytes(): number;
+  /** The chunk's matching words (segmented and folded at `add`), or `undefined` when they were not kept. */
+  words(chunkId: string): ChunkWords | undefined;
   diagnostics(): FtsLexicalIndexDiagnostics;
   /** Closes the in-memory database; afterwards searches return nothing and `add` throws. */
   close(): void;
@@ -78,6 +90,27 @@ CREATE VIRTUAL TABLE tri USING fts5 (
 const UNSPACED_SCRIPT =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
 
+/** Separates the kept words of one field; a word holding it (or an empty word) is not kept. */
+const WORD_SEP = '\u0000';
+
+/** One chunk's matching words, each field's words joined by WORD_SEP (compact: one string per field). */
+interface KeptWords {
+  title: string;
+  text: string;
+  metadata: string;
+  bytes: number;
+}
+
+/** Joins folded words, or `undefined` if they cannot round-trip through WORD_SEP. */
+function joinWords(words: readonly string[]): string | undefined {
+  for (const word of words) if (word === '' || word.includes(WORD_SEP)) return undefined;
+  return words.join(WORD_SEP);
+}
+
+function splitWords(joined: string): string[] {
+  return joined === '' ? [] : joined.split(WORD_SEP);
+}
+
 interface ChunkRow {
   rowid: number;
   chunk_id: string;
@@ -103,10 +136,28 @@ interface ChunkRow {
  */
 export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexicalIndex {
   const { segmenter } = options;
+  const budget = options.memoryBudgetBytes ?? Number.POSITIVE_INFINITY;
   const db = new Database(':memory:');
   db.pragma('temp_store = MEMORY');
   db.exec(SCHEMA);
   let bytes = 0;
+  /** Kept matching words by chunk id; insertion order = age (the oldest are dropped first). */
+  const kept = new Map<string, KeptWords>();
+  let keptBytes = 0;
+
+  const forget = (chunkId: string): void => {
+    const entry = kept.get(chunkId);
+    if (entry === undefined) return;
+    kept.delete(chunkId);
+    keptBytes -= entry.bytes;
+  };
+  /** Drops the oldest kept words until text + words fit the budget. */
+  const fitBudget = (): void => {
+    for (const chunkId of kept.keys()) {
+      if (bytes + keptBytes <= budget) return;
+      forget(chunkId);
+    }
+  };
 
   const insertChunk = db.prepare(
     `INSERT INTO chunks (chunk_id, vault_id, asset_id, revision_id, title, body, metadata, byte_start, byte_end, ordinal, bytes)
@@ -131,10 +182,23 @@ export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexic
       ORDER BY s.score DESC, s.rowid`,
   );
 
-  const segmented = (text: string): string => segmenter.segment(text).join(' ');
+  /**
+   * Segments a field once: the FTS5 text (segmenter words joined by spaces) and the joined matching words
+   * (`foldForMatch` of each word, as the mode filter and the reranker compare them).
+   */
+  const segmentField = (text: string, memo?: Map<string, { fts: string; words: string | undefined }>) => {
+    const known = memo?.get(text);
+    if (known !== undefined) return known;
+    const words = segmenter.segment(text);
+    const field = { fts: words.join(' '), words: joinWords(words.map(foldForMatch)) };
+    memo?.set(text, field); // titles (and metadata) repeat over an asset's chunks: segmented once per batch
+    return field;
+  };
 
   const addAll = db.transaction((chunks: readonly ChunkRecord[]) => {
     let added = 0;
+    const memo = new Map<string, { fts: string; words: string | undefined }>();
+    const fresh: { chunkId: string; words: KeptWords }[] = [];
     for (const chunk of chunks) {
       if (hasChunk.get(chunk.chunkId)) continue; // chunk ids hash revision, range and text: same id, same chunk
       const size = chunkTextBytes(chunk);
@@ -152,16 +216,30 @@ export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexic
         size,
       );
       const rowid = info.lastInsertRowid;
-      insertFts.run(rowid, segmented(chunk.title), segmented(chunk.text), segmented(chunk.metadata));
+      const title = segmentField(chunk.title, memo);
+      const body = segmentField(chunk.text);
+      const metadata = segmentField(chunk.metadata, memo);
+      insertFts.run(rowid, title.fts, body.fts, metadata.fts);
       insertTri.run(rowid, chunk.title, chunk.text, chunk.metadata);
       added += size;
+      if (title.words !== undefined && body.words !== undefined && metadata.words !== undefined) {
+        const wordBytes =
+          Buffer.byteLength(title.words, 'utf8') +
+          Buffer.byteLength(body.words, 'utf8') +
+          Buffer.byteLength(metadata.words, 'utf8');
+        fresh.push({
+          chunkId: chunk.chunkId,
+          words: { title: title.words, text: body.words, metadata: metadata.words, bytes: wordBytes },
+        });
+      }
     }
-    return added;
+    return { added, fresh };
   });
 
   const removeAll = db.transaction((assetId: string) => {
     let removed = 0;
     for (const row of assetRows.all(assetId)) {
+      forget(row.chunk_id);
       deleteFts.run(row.rowid);
       deleteTri.run(row.rowid);
       removed += row.bytes;
@@ -227,7 +305,14 @@ export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexic
     },
     add(chunks) {
       if (!db.open) throw new Error('the lexical index is closed');
-      bytes += addAll(chunks);
+      const { added, fresh } = addAll(chunks);
+      bytes += added;
+      fitBudget(); // the new text first: older kept words make room for it
+      for (const { chunkId, words } of fresh) {
+        if (bytes + keptBytes + words.bytes > budget) break;
+        kept.set(chunkId, words);
+        keptBytes += words.bytes;
+      }
     },
     removeAsset(assetId) {
       if (!db.open) return;
@@ -257,10 +342,24 @@ export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexic
     textBytes() {
       return db.open ? bytes : 0;
     },
+    wordBytes() {
+      return db.open ? keptBytes : 0;
+    },
+    words(chunkId) {
+      const entry = db.open ? kept.get(chunkId) : undefined;
+      if (entry === undefined) return undefined;
+      return {
+        title: splitWords(entry.title),
+        text: splitWords(entry.text),
+        metadata: splitWords(entry.metadata),
+      };
+    },
     clear() {
       if (!db.open) return;
       clearAll();
       bytes = 0;
+      kept.clear();
+      keptBytes = 0;
     },
     diagnostics() {
       if (!db.open) return { open: false, memory: db.memory, tempStore: -1 };
@@ -270,6 +369,8 @@ export function createFtsLexicalIndex(options: FtsLexicalIndexOptions): FtsLexic
       if (!db.open) return;
       db.close();
       bytes = 0;
+      kept.clear();
+      keptBytes = 0;
     },
   };
   return index;

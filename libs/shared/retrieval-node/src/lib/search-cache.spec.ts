@@ -127,6 +127,19 @@ describe('createSearchCache', () => {
     cache.clearAll();
   });
 
+  it('kept matching words share the text limit: text + words never exceed maxTextBytes (RAG-2)', () => {
+    const cache = cacheWith({ maxTextBytes: 30 });
+    const v = cache.vault('A');
+    v.lexical.add([chunk('A', 'w1', 'alpha beta')]); // 10 bytes of text, 10 of words
+    expect(v.stats()).toMatchObject({ textBytes: 10, wordBytes: 10 });
+    expect(v.lexical.words?.('w1')?.text).toEqual(['alpha', 'beta']);
+    v.lexical.add([chunk('A', 'w2', 'gamma delta eps')]); // 25 bytes of text: w1's words make room
+    expect(v.stats()).toMatchObject({ textBytes: 25, wordBytes: 0 });
+    expect(v.lexical.words?.('w1')).toBeUndefined();
+    cache.clearAll();
+    expect(v.lexical.words?.('w2')).toBeUndefined();
+  });
+
   it('vector limit: 4 bytes × dims × count, all-or-nothing; only vectors of indexed chunks are kept (RAG-2, RAG-13)', () => {
     const cache = cacheWith({ maxVectorBytes: 4 * 4 * 3 }); // three 4-d vectors
     const v = cache.vault('A');

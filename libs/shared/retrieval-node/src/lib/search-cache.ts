@@ -34,6 +34,11 @@ export interface VaultCacheStats {
   closed: boolean;
   chunks: number;
   textBytes: number;
+  /**
+   * UTF-8 bytes of the matching words kept per chunk for the reranker and the mode filter; they live within the
+   * text limit's room (`textBytes + wordBytes ≤ maxTextBytes`) and are dropped, oldest first, when text needs it.
+   */
+  wordBytes: number;
   vectors: number;
   vectorBytes: number;
   dimensions: number | undefined;
@@ -135,7 +140,8 @@ function openVault(
   segmenter: WordSegmenter,
   limits: Readonly<SearchCacheLimits>,
 ): VaultEntry {
-  const fts = createFtsLexicalIndex({ segmenter });
+  // The kept words share the text budget (RAG-2): they never let the vault's text memory exceed the limit.
+  const fts = createFtsLexicalIndex({ segmenter, memoryBudgetBytes: limits.maxTextBytes });
   let vec: InMemoryVectorIndex | undefined;
   let vectorHandle: VaultVectorIndex | undefined;
   let closed = false;
@@ -172,6 +178,9 @@ function openVault(
     },
     get(chunkId) {
       return closed ? undefined : fts.get(chunkId);
+    },
+    words(chunkId) {
+      return closed ? undefined : fts.words(chunkId);
     },
     size() {
       return closed ? 0 : fts.size();
@@ -249,6 +258,7 @@ function openVault(
         closed,
         chunks: lexical.size(),
         textBytes: closed ? 0 : fts.textBytes(),
+        wordBytes: closed ? 0 : fts.wordBytes(),
         vectors: closed ? 0 : (vec?.size() ?? 0),
         vectorBytes: closed ? 0 : (vec?.byteLength() ?? 0),
         dimensions: closed ? undefined : vec?.dimensions,

@@ -1,0 +1,7 @@
+export {
+  AGENT_DB_FILE,
+  createAgentRuntime,
+  registryCatalog,
+  type AgentRuntime,
+  type AgentRuntimeOptions,
+} from './agent-runtime';

@@ -1,0 +1,19 @@
+export { applyConnectionPragmas, openAgentDb, type AgentDb, type OpenAgentDbOptions } from './agent-db';
+export {
+  readSchemaVersion,
+  runMigrations,
+  type MigrateOptions,
+  type MigrationReport,
+} from './migration-runner';
+export { AGENT_MIGRATIONS, type Migration } from './migrations';
+export {
+  RunRepository,
+  UNSETTLED_ACTION_STATES,
+  type ActionRow,
+  type ActionState,
+  type RunMode,
+  type RunRow,
+  type RunStatus,
+  type ToolCallRow,
+} from './run.repository';
+export { StoreError, type StoreErrorCode } from './store.errors';

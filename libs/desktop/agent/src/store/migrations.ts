@@ -1,0 +1,169 @@
+// MIG-01: the ordered, registered list of numbered migrations of the agent database.
+// Never edit a shipped migration; append a new one.
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+const V1_SQL = `
+CREATE TABLE conversations (
+  id TEXT PRIMARY KEY,
+  title TEXT,
+  created_at INTEGER NOT NULL
+);
+-- DATA-09: AUTOINCREMENT so ids are never reused, even after deletes (undo).
+CREATE TABLE messages (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  run_id TEXT,
+  role TEXT NOT NULL CHECK (role IN ('user', 'assistant')),
+  text TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+-- DATA-07: tasks (current state), revisions, attempts, events and actions are separate tables.
+CREATE TABLE tasks (
+  id TEXT PRIMARY KEY,
+  conversation_id TEXT REFERENCES conversations(id),
+  status TEXT NOT NULL CHECK (status IN ('open', 'running', 'succeeded', 'failed', 'stopped', 'unverified', 'interrupted')),
+  current_revision INTEGER NOT NULL,
+  current_attempt_id TEXT,
+  row_version INTEGER NOT NULL DEFAULT 1,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE task_revisions (
+  task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  revision INTEGER NOT NULL,
+  spec_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (task_id, revision)
+);
+CREATE TABLE attempts (
+  id TEXT PRIMARY KEY,
+  task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  revision INTEGER NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('running', 'completed', 'failed', 'stopped', 'interrupted', 'superseded')),
+  row_version INTEGER NOT NULL DEFAULT 1,
+  progress_json TEXT NOT NULL DEFAULT '{}',
+  started_at INTEGER NOT NULL,
+  ended_at INTEGER
+);
+CREATE TABLE acceptance_results (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  task_id TEXT NOT NULL REFERENCES tasks(id) ON DELETE CASCADE,
+  attempt_id TEXT NOT NULL REFERENCES attempts(id) ON DELETE CASCADE,
+  revision INTEGER NOT NULL,
+  item_id TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('passed', 'failed', 'not_run', 'not_applicable')),
+  evidence_json TEXT NOT NULL,
+  created_at INTEGER NOT NULL,
+  UNIQUE (attempt_id, item_id)
+);
+CREATE TABLE runs (
+  id TEXT PRIMARY KEY,
+  conversation_id TEXT NOT NULL REFERENCES conversations(id),
+  task_id TEXT REFERENCES tasks(id),
+  attempt_id TEXT REFERENCES attempts(id),
+  mode TEXT NOT NULL CHECK (mode IN ('interactive', 'headless', 'scheduled')),
+  status TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  answer TEXT,
+  checkpoint_json TEXT NOT NULL DEFAULT '{}',
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  ended_at INTEGER
+);
+CREATE INDEX runs_status ON runs(status);
+CREATE TABLE steps (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step_index INTEGER NOT NULL,
+  narration TEXT NOT NULL DEFAULT '',
+  stop_reason TEXT,
+  input_tokens INTEGER NOT NULL DEFAULT 0,
+  output_tokens INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, step_index)
+);
+CREATE TABLE tool_calls (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  step_index INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  tool TEXT NOT NULL,
+  args_json TEXT NOT NULL,
+  outcome TEXT NOT NULL,
+  detail TEXT NOT NULL DEFAULT '',
+  PRIMARY KEY (run_id, call_id)
+);
+CREATE TABLE trajectory (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  item_json TEXT NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+-- CKPT-02: ordered, replayable run events.
+CREATE TABLE events (
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  seq INTEGER NOT NULL,
+  type TEXT NOT NULL,
+  payload_json TEXT NOT NULL,
+  at INTEGER NOT NULL,
+  PRIMARY KEY (run_id, seq)
+);
+-- CKPT-07 / SIDE-002: real operations and their effect state.
+CREATE TABLE actions (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  task_id TEXT REFERENCES tasks(id),
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  kind TEXT,
+  summary TEXT NOT NULL DEFAULT '',
+  state TEXT NOT NULL CHECK (state IN ('preparing', 'started', 'confirmed', 'failed', 'unknown', 'cancelled')),
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (run_id, call_id)
+);
+-- APPR-*: one card per call (the approvals queue) and remembered grants.
+CREATE TABLE cards (
+  call_id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL,
+  conversation_id TEXT,
+  kind TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  options_json TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('pending', 'approved', 'denied', 'expired', 'cancelled')),
+  option TEXT,
+  note TEXT,
+  surface TEXT,
+  created_at INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  closed_at INTEGER
+);
+CREATE TABLE grants (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  scope TEXT NOT NULL CHECK (scope IN ('task', 'conversation', 'always')),
+  kind TEXT NOT NULL,
+  subject TEXT NOT NULL,
+  conversation_id TEXT,
+  task_id TEXT,
+  created_at INTEGER NOT NULL,
+  revoked_at INTEGER
+);
+-- APPR-017: steps an unattended run refused, listed in the Inbox.
+CREATE TABLE inbox_items (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL,
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  kind TEXT NOT NULL,
+  summary TEXT NOT NULL,
+  reason TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+`;
+
+export const AGENT_MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'agent_core', sql: V1_SQL }];

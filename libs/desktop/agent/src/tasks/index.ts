@@ -1,0 +1,13 @@
+export { TaskRepository } from './task.repository';
+export {
+  TaskError,
+  type AcceptanceItem,
+  type AcceptanceStatus,
+  type AttemptGuard,
+  type AttemptStatus,
+  type Evidence,
+  type TaskErrorCode,
+  type TaskRow,
+  type TaskSpec,
+  type TaskStatus,
+} from './task.types';

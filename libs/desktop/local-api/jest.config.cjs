@@ -1,0 +1,5 @@
+module.exports = {
+  ...require('../../../jest.preset.cjs'),
+  displayName: 'desktop-local-api',
+  rootDir: __dirname,
+};

@@ -1,0 +1,26 @@
+// Public API of @arslan/local-api: the daemon's loopback HTTP + WebSocket server over a RunService.
+export {
+  DEFAULT_MAX_BODY_BYTES,
+  LOOPBACK,
+  PREFERRED_PORT,
+  startLocalApi,
+  type ApiErrorCode,
+  type LocalApi,
+  type LocalApiDefaults,
+  type LocalApiOptions,
+  type StreamFrame,
+} from './local-api.server';
+export {
+  TOKEN_FILE_NAME,
+  WS_PROTOCOL,
+  WS_TOKEN_PROTOCOL_PREFIX,
+  checkHostAndOrigin,
+  newToken,
+  tokenMatches,
+} from './local-api.auth';
+export {
+  SURFACES,
+  cardAnswerBodySchema,
+  sendMessageBodySchema,
+  startRunBodySchema,
+} from './local-api.schemas';

@@ -1,0 +1,45 @@
+-- CreateTable
+CREATE TABLE "cards" (
+    "id" TEXT NOT NULL,
+    "vault" TEXT NOT NULL,
+    "data" TEXT NOT NULL,
+    "e2e" BOOLEAN NOT NULL,
+    "revision" INTEGER NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL,
+    "updated_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "cards_pkey" PRIMARY KEY ("id")
+);
+
+-- CreateTable
+CREATE TABLE "devices" (
+    "vault" TEXT NOT NULL,
+    "id" TEXT NOT NULL,
+    "member" TEXT NOT NULL,
+    "ed25519" TEXT NOT NULL,
+    "x25519" TEXT NOT NULL,
+    "authorized_by" TEXT NOT NULL,
+    "signature" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "devices_pkey" PRIMARY KEY ("vault","id")
+);
+
+-- CreateTable
+CREATE TABLE "sealed_envelopes" (
+    "vault" TEXT NOT NULL,
+    "card_id" TEXT NOT NULL,
+    "device_id" TEXT NOT NULL,
+    "revision" INTEGER NOT NULL,
+    "wire" TEXT NOT NULL,
+    "created_at" TIMESTAMP(3) NOT NULL,
+
+    CONSTRAINT "sealed_envelopes_pkey" PRIMARY KEY ("vault","card_id","device_id")
+);
+
+-- CreateIndex
+CREATE INDEX "cards_vault_idx" ON "cards"("vault");
+
+-- CreateIndex
+CREATE INDEX "sealed_envelopes_vault_device_id_idx" ON "sealed_envelopes"("vault", "device_id");
+
