@@ -3,6 +3,7 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 import prettier from 'eslint-config-prettier';
+import routePolicy from './tools/eslint/route-policy.rule.mjs';
 
 const depConstraints = [
   // type: what a kind of project may build on
@@ -99,6 +100,12 @@ export default tseslint.config(
   {
     files: ['**/*.spec.ts'],
     rules: { '@typescript-eslint/no-non-null-assertion': 'off' },
+  },
+  {
+    // Issue 6: every Center route / WebSocket handler carries @Public, @AdminRoute or @ContentRoute.
+    files: ['apps/center/src/**/*.ts'],
+    plugins: { arslan: routePolicy },
+    rules: { 'arslan/require-route-policy': 'error' },
   },
   prettier,
 );

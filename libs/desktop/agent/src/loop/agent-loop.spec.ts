@@ -1,4 +1,4 @@
-import { ACTION_KINDS, type ActionKind, ProviderError, type TrajectoryItem } from '../ports';
+import { ACTION_KINDS, type ActionKind, ProviderError, type Tool, type TrajectoryItem } from '../ports';
 import type { RunEvent } from './run-events';
 import { FakeProvider, calls, deferred, fakeTool, flush, makeService, reply } from './test-fakes';
 
@@ -626,5 +626,130 @@ describe('restart', () => {
       'user_message',
     ]);
     first.stop(started.runId);
+  });
+});
+
+describe('TOOL-05: use_tool is handled as a call of the inner tool', () => {
+  // A real registry catalog: on-demand (non-resident) tools are only reachable through use_tool.
+  async function setup(tools: Tool[]) {
+    const { ToolRegistry } = await import('../tools/registry');
+    const { registryCatalog } = await import('../runtime/agent-runtime');
+    const registry = new ToolRegistry();
+    for (const t of tools) registry.register({ ...t, resident: false });
+    return makeService([], {
+      tools: ({ conversationId, mode }) => registryCatalog(registry, conversationId, mode),
+    });
+  }
+  const use = (id: string, name: string, args: unknown): [string, string, unknown] => [
+    id,
+    'use_tool',
+    { name, arguments: args },
+  ];
+
+  it('steps, traces and events record the inner tool; the result keeps the use_tool call id and name', async () => {
+    const lookup = fakeTool('lookup');
+    const provider = new FakeProvider([calls(use('c1', 'lookup', { value: 'k' })), reply('done')]);
+    const { service } = await setup([lookup]);
+    const started = service.startRun({ ...base, message: 'x', provider });
+    const result = await started.result;
+    expect(lookup.executed).toEqual(['c1']);
+    expect(result.steps).toEqual([
+      expect.objectContaining({ callId: 'c1', tool: 'lookup', args: { value: 'k' }, outcome: 'ok' }),
+    ]);
+    const states = service.runs
+      .loadEvents(started.runId)
+      .filter((e) => e.type === 'tool_state')
+      .map((e) => (e.payload as { tool: string }).tool);
+    expect(states.length).toBeGreaterThan(0);
+    expect(new Set(states)).toEqual(new Set(['lookup']));
+    expect(toolItems(provider.requests[1]!.trajectory)).toEqual([
+      { role: 'tool', callId: 'c1', name: 'use_tool', content: '<out c1>lookup:k</out>', isError: false },
+    ]);
+  });
+
+  it('an unresolvable use_tool call keeps today’s behaviour: an error result, nothing runs', async () => {
+    const lookup = fakeTool('lookup');
+    const provider = new FakeProvider([calls(use('c1', 'nope', {})), reply('done')]);
+    const { service } = await setup([lookup]);
+    const result = await service.startRun({ ...base, message: 'x', provider }).result;
+    expect(lookup.executed).toEqual([]);
+    expect(result.steps[0]).toMatchObject({ callId: 'c1', tool: 'use_tool' });
+    expect(toolItems(provider.requests[1]!.trajectory)[0]).toMatchObject({
+      callId: 'c1',
+      name: 'use_tool',
+      isError: true,
+    });
+  });
+
+  it('LOOP-16: on-demand reads called through use_tool join one concurrent read group', async () => {
+    let active = 0;
+    let peak = 0;
+    const hold = deferred<void>();
+    const mk = (name: string) =>
+      fakeTool(name, {
+        execute: async () => {
+          active += 1;
+          peak = Math.max(peak, active);
+          await hold.promise;
+          active -= 1;
+          return { content: name };
+        },
+      });
+    const provider = new FakeProvider([
+      calls(use('c1', 'lookup_a', {}), use('c2', 'lookup_b', {})),
+      reply('done'),
+    ]);
+    const { service } = await setup([mk('lookup_a'), mk('lookup_b')]);
+    const done = service.startRun({ ...base, message: 'x', provider }).result;
+    await flush();
+    expect(active).toBe(2);
+    hold.resolve();
+    const result = await done;
+    expect(peak).toBe(2);
+    expect(result.steps.map((s) => [s.callId, s.tool, s.outcome])).toEqual([
+      ['c1', 'lookup_a', 'ok'],
+      ['c2', 'lookup_b', 'ok'],
+    ]);
+  });
+
+  const sender = () =>
+    fakeTool('send_email', {
+      readOnly: false,
+      approval: (a) => ({ kind: 'send', summary: `send to ${a.value ?? ''}` }),
+    });
+
+  it('APPR: an approval-needing inner tool opens a card of its own kind', async () => {
+    const send = sender();
+    const provider = new FakeProvider([calls(use('c1', 'send_email', { value: 'bob' })), reply('ok')]);
+    const { service } = await setup([send]);
+    const started = service.startRun({ ...base, message: 'x', provider });
+    await flush();
+    expect(service.listCards()).toEqual([
+      expect.objectContaining({ callId: 'c1', kind: 'send', summary: 'send to bob' }),
+    ]);
+    service.answerCard({ callId: 'c1', kind: 'send', option: 'once', surface: 'window' });
+    const result = await started.result;
+    expect(send.executed).toEqual(['c1']);
+    expect(result.steps[0]).toMatchObject({ callId: 'c1', tool: 'send_email', outcome: 'ok' });
+    expect(service.runs.listActions({ runId: started.runId })).toEqual([
+      expect.objectContaining({ callId: 'c1', tool: 'send_email', kind: 'send', state: 'confirmed' }),
+    ]);
+  });
+
+  it('APPR-017: headless refuses the inner tool through use_tool, recorded under its real name', async () => {
+    const send = sender();
+    const provider = new FakeProvider([calls(use('c1', 'send_email', { value: 'bob' })), reply('ok')]);
+    const { service } = await setup([send]);
+    const result = await service.startRun({ ...base, attended: false, message: 'x', provider }).result;
+    expect(service.listCards()).toEqual([]);
+    expect(send.executed).toEqual([]);
+    expect(result.steps[0]).toMatchObject({
+      callId: 'c1',
+      tool: 'send_email',
+      outcome: 'refused_unattended',
+    });
+    expect(result.refused).toEqual([
+      { callId: 'c1', tool: 'send_email', kind: 'send', summary: 'send to bob' },
+    ]);
   });
 });

@@ -15,7 +15,7 @@ import {
 import type { RunStatus } from '../store/run.repository';
 import type { LoopDeps, LoopInput, RefusedStep, RunResult, StepOutcome, StepRecord } from './loop.types';
 import type { NoticeCode, ToolCallState } from './run-events';
-import { isMcpTool, toolSpec } from './tool-catalog';
+import { USE_TOOL_NAME, isMcpTool, toolSpec } from './tool-catalog';
 
 /** LOOP-16: up to 4 consecutive read-class calls run concurrently. */
 export const MAX_CONCURRENT_READS = 4;
@@ -36,8 +36,18 @@ type ModelCall =
   | { kind: 'failed'; message: string }
   | { kind: 'budget' };
 
+/**
+ * TOOL-05: a call as the loop handles it. A resolved `use_tool` call carries the inner tool's real
+ * name and its validated arguments; its result still goes back to the model under the original
+ * call id and name (`wireName`), because providers match results to calls by name.
+ */
+interface LoopCall extends ToolCallRequest {
+  wireName?: string;
+  resolved?: { args: unknown };
+}
+
 interface Prepared {
-  call: ToolCallRequest;
+  call: LoopCall;
   tool: Tool;
   args: unknown;
   needsAction: boolean;
@@ -372,10 +382,11 @@ export class AgentRun {
   /** LOOP-16/17: consecutive reads in groups of ≤ 4 run concurrently; anything else alone, in order. */
   private async executeBatch(
     step: number,
-    calls: readonly ToolCallRequest[],
+    requested: readonly ToolCallRequest[],
     wrapUp: boolean,
   ): Promise<void> {
-    const groups: ToolCallRequest[][] = [];
+    const calls = requested.map((call) => this.resolveCall(call));
+    const groups: LoopCall[][] = [];
     for (const call of calls) {
       const readOnly = this.deps.tools.get(call.name)?.readOnly === true;
       const last = groups.at(-1);
@@ -399,7 +410,7 @@ export class AgentRun {
         }
         continue;
       }
-      const prepared: { call: ToolCallRequest; ready?: Prepared }[] = [];
+      const prepared: { call: LoopCall; ready?: Prepared }[] = [];
       for (const call of group) {
         this.checkStopped();
         const gated = await this.gate(step, call, wrapUp);
@@ -415,8 +426,29 @@ export class AgentRun {
     }
   }
 
+  /** TOOL-05: a `use_tool` call the catalog resolves becomes a call of the inner tool; else unchanged. */
+  private resolveCall(call: ToolCallRequest): LoopCall {
+    const { tools } = this.deps;
+    if (call.name !== USE_TOOL_NAME || !tools.resolve) return call;
+    let raw: unknown;
+    try {
+      raw = JSON.parse(call.argumentsJson || '{}') as unknown;
+    } catch {
+      return call;
+    }
+    const r = tools.resolve(call.name, raw);
+    if (!r.ok) return call;
+    return {
+      id: call.id,
+      name: r.tool.name,
+      argumentsJson: JSON.stringify(r.args) ?? '{}',
+      wireName: call.name,
+      resolved: { args: r.args },
+    };
+  }
+
   /** LOOP-04: JSON → schema → availability → budget → no-progress → permission. Returns null when refused. */
-  private async gate(step: number, call: ToolCallRequest, wrapUp: boolean): Promise<Prepared | null> {
+  private async gate(step: number, call: LoopCall, wrapUp: boolean): Promise<Prepared | null> {
     const reject = (
       outcome: StepOutcome,
       content: string,
@@ -428,7 +460,7 @@ export class AgentRun {
     };
     let raw: unknown;
     try {
-      raw = JSON.parse(call.argumentsJson || '{}') as unknown;
+      raw = call.resolved ? call.resolved.args : (JSON.parse(call.argumentsJson || '{}') as unknown);
     } catch {
       return reject(
         'invalid_arguments',
@@ -443,14 +475,17 @@ export class AgentRun {
         : `tool ${call.name} is not available`;
       return reject('unavailable', `Not executed: ${why}.`, raw);
     }
-    const parsed = tool.schema.safeParse(raw);
-    if (!parsed.success) {
-      const issues = parsed.error.issues
-        .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
-        .join('; ');
-      return reject('invalid_arguments', `Invalid arguments for ${tool.name}: ${issues}`, raw);
+    let args: unknown = raw;
+    if (!call.resolved) {
+      const parsed = tool.schema.safeParse(raw);
+      if (!parsed.success) {
+        const issues = parsed.error.issues
+          .map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`)
+          .join('; ');
+        return reject('invalid_arguments', `Invalid arguments for ${tool.name}: ${issues}`, raw);
+      }
+      args = parsed.data;
     }
-    const args = parsed.data;
     if (this.deps.tools.get(call.name) !== tool)
       return reject('unavailable', `Not executed: tool ${call.name} is no longer available.`, args);
     if (!this.input.budget.allowsToolCall())
@@ -612,7 +647,7 @@ export class AgentRun {
   /** LOOP-09: every result carries its call id; every call gets exactly one result. */
   private complete(
     step: number,
-    call: ToolCallRequest,
+    call: LoopCall,
     args: unknown,
     result: CallResult,
     state?: ToolCallState,
@@ -621,7 +656,7 @@ export class AgentRun {
     this.pushTrajectory({
       role: 'tool',
       callId: call.id,
-      name: call.name,
+      name: call.wireName ?? call.name,
       content: result.content,
       isError: result.isError,
     });

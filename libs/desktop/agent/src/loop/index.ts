@@ -23,4 +23,4 @@ export {
   type StartRunInput,
   type StartedRun,
 } from './run-service';
-export { StaticToolCatalog, isMcpTool, toolSpec, type ToolCatalog } from './tool-catalog';
+export { StaticToolCatalog, isMcpTool, toolSpec, type ResolvedCall, type ToolCatalog } from './tool-catalog';

@@ -10,7 +10,17 @@ export interface ToolCatalog {
   get(name: string): Tool | undefined;
   /** Optional provider-facing spec (the registry may cache JSON Schemas). */
   spec?(tool: Tool): ToolSpec;
+  /**
+   * TOOL-05: optional resolution of a call before grouping and gating. For `use_tool` it returns the
+   * inner tool and its own validated arguments, so the loop treats the call as that tool's call.
+   */
+  resolve?(name: string, rawArgs: unknown): ResolvedCall;
 }
+
+export type ResolvedCall = { ok: true; tool: Tool; args: unknown } | { ok: false; error: string };
+
+/** TOOL-05: the meta tool that calls an on-demand tool by its real name. */
+export const USE_TOOL_NAME = 'use_tool';
 
 /** LOOP-05: names starting `mcp_` belong to MCP servers. */
 export function isMcpTool(name: string): boolean {

@@ -12,7 +12,7 @@ import {
 } from '../tools';
 import type { AnyTool } from '../tools';
 import { openAgentDb, type AgentDb, type RunMode } from '../store';
-import { RunService, type RunServiceDeps, type ToolCatalog } from '../loop';
+import { RunService, type RunServiceDeps, type ResolvedCall, type ToolCatalog } from '../loop';
 import type { ModelProvider, Tool, ToolSpec } from '../ports';
 
 export const AGENT_DB_FILE = 'agent.sqlite';
@@ -55,6 +55,10 @@ export function registryCatalog(registry: ToolRegistry, conversationId: string, 
       const offered = conversation.specs().find((s) => s.name === tool.name);
       if (!offered) throw new Error(`no spec for ${tool.name}`);
       return offered;
+    },
+    resolve(name: string, rawArgs: unknown): ResolvedCall {
+      const r = conversation.resolve(name, rawArgs);
+      return r.ok ? { ok: true, tool: r.tool as Tool, args: r.args } : { ok: false, error: r.error };
     },
   };
 }
