@@ -11,6 +11,7 @@ import {
   type McpToolArgs,
   type McpToolName,
   type RequestSummary,
+  describeIssues,
 } from '@arslan/protocol';
 import type { RagService } from '@arslan/vault-rag';
 import type { GrantRecord, GrantRegistry, RequestRecord } from './grant-registry';
@@ -54,17 +55,6 @@ export function requestSummary(request: RequestRecord): RequestSummary {
     created_at: entry.created_at,
     updated_at: request.updatedAt,
   };
-}
-
-/** Field paths and messages only: never a value, so never a token or a secret. */
-function describeIssues(issues: readonly { path: PropertyKey[]; message: string; code?: string }[]): string {
-  return issues
-    .slice(0, 5)
-    .map(
-      (i) =>
-        `${i.path.map(String).join('.') || '(root)'}: ${i.code === 'unrecognized_keys' ? 'unknown field' : i.message}`,
-    )
-    .join('; ');
 }
 
 export class McpGateway {

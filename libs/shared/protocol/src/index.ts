@@ -30,7 +30,7 @@ export {
   responseWrapperSchema,
   type VaultResponse,
 } from './vault-ipc.schema';
-export { parseVaultRequest, requestIdOf } from './vault-ipc.parse';
+export { parseVaultRequest, requestIdOf, describeIssues } from './vault-ipc.parse';
 export {
   ASSET_KINDS,
   type AssetKind,

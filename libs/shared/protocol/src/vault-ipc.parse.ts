@@ -9,17 +9,20 @@ import { type VaultOp, type VaultRequest, requestWrapperSchema, vaultOpArgs } fr
 export function parseVaultRequest(value: unknown): VaultRequest {
   const wrapper = requestWrapperSchema.safeParse(value);
   if (!wrapper.success) {
-    throw new IpcError('bad_request', `invalid request wrapper: ${describe(wrapper.error.issues)}`);
+    throw new IpcError('bad_request', `invalid request wrapper: ${describeIssues(wrapper.error.issues)}`);
   }
   const { id, op } = wrapper.data;
   if (!Object.hasOwn(vaultOpArgs, op)) throw new IpcError('unknown_op', `unknown op ${op}`);
   const args = vaultOpArgs[op as VaultOp].safeParse(wrapper.data.args ?? {});
   if (!args.success)
-    throw new IpcError('bad_request', `invalid args for ${op}: ${describe(args.error.issues)}`);
+    throw new IpcError('bad_request', `invalid args for ${op}: ${describeIssues(args.error.issues)}`);
   return { v: 1, id, op, args: args.data } as VaultRequest;
 }
 
-function describe(issues: readonly { path: PropertyKey[]; message: string; code?: string }[]): string {
+/** Field paths and messages of zod issues, never the values (so never a token or a secret). */
+export function describeIssues(
+  issues: readonly { path: PropertyKey[]; message: string; code?: string }[],
+): string {
   return issues
     .slice(0, 5)
     .map(
