@@ -16,6 +16,7 @@ import {
   newToken,
   RequestService,
   SaasService,
+  HostedPairingService,
   StoreCipher,
   type StoreKeyFile,
   systemClock,
@@ -129,6 +130,7 @@ export async function buildContext(
     tickets: new TicketService(store, sink, clock),
     maintenance: new MaintenanceService(store, clock),
     saas: cipher ? new SaasService(store, sink, clock, cipher) : null,
+    pairing: cipher ? new HostedPairingService(store, sink, clock) : null,
     metrics: new Metrics(),
     lock: { locked: false },
   };

@@ -1,15 +1,20 @@
 // argv of the `arslan` command. API keys never come from argv: only `--api-key-env VAR` names the
 // environment variable that holds one (EGRESS-9, CFG-6); any key-looking option is a usage error.
+// --provider/--model/--base-url/--api-key-env/--tier override the config's `[agent]` section
+// (arslan-settings.ts), so none of them is required here.
 import { ACTION_KINDS, type ActionKind, PROVIDER_KINDS, type ProviderKind } from '@arslan/desktop-agent';
 
 export const ARSLAN_USAGE = [
   'usage:',
-  '  arslan run "<task>" --workspace DIR --provider openai-compatible|anthropic|gemini --model NAME',
+  '  arslan run "<task>" --workspace DIR [--provider openai-compatible|anthropic|gemini] [--model NAME]',
   '             [--base-url URL] [--api-key-env VAR] [--allow KINDS] [--tier light|standard|deep]',
-  '             [--data DIR] [--json]',
-  '  arslan chat --workspace DIR --provider KIND --model NAME [--base-url URL] [--api-key-env VAR]',
-  '              [--allow KINDS] [--tier TIER] [--data DIR]',
+  '             [--config FILE] [--data DIR] [--json]',
+  '  arslan chat --workspace DIR [--provider KIND] [--model NAME] [--base-url URL] [--api-key-env VAR]',
+  '              [--allow KINDS] [--tier TIER] [--config FILE] [--data DIR]',
   '  arslan --help',
+  '',
+  'provider, model, base URL, key variable and tier default to the [agent] section of the config',
+  '(--config FILE, else the default memories.toml); flags override it. Keys only via env variables.',
   '',
   'KINDS: comma-separated action kinds pre-approved for the run, e.g. workspace_write,command',
   `       (${ACTION_KINDS.join(', ')})`,
@@ -35,9 +40,13 @@ export type Tier = 'light' | 'standard' | 'deep';
 
 export interface AgentFlags {
   workspace: string;
-  provider: ProviderKind;
-  model: string;
+  /** Else `[agent] provider`. */
+  provider?: ProviderKind;
+  /** Else `[agent] model` (when the provider is the config's). */
+  model?: string;
   baseUrl?: string;
+  /** The TOML config; else the platform default path, read only if it exists. */
+  config?: string;
   apiKeyEnv?: string;
   allow: ActionKind[];
   tier?: Tier;
@@ -57,6 +66,7 @@ const VALUE_FLAGS = new Set([
   '--allow',
   '--tier',
   '--data',
+  '--config',
 ]);
 const SECRET_LIKE = /^--?(api-?key|key|token|secret|password|pass|pwd|bearer)(=|$)/i;
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -96,11 +106,9 @@ export function parseArslanArgs(argv: readonly string[]): ArslanCommand {
   const workspace = values.get('--workspace');
   if (!workspace) throw new UsageError('--workspace DIR is required');
   const provider = values.get('--provider');
-  if (!provider) throw new UsageError('--provider is required');
-  if (!(PROVIDER_KINDS as readonly string[]).includes(provider))
+  if (provider !== undefined && !(PROVIDER_KINDS as readonly string[]).includes(provider))
     throw new UsageError(`--provider must be one of ${PROVIDER_KINDS.join(', ')}`);
   const model = values.get('--model');
-  if (!model) throw new UsageError('--model NAME is required');
   const baseUrl = values.get('--base-url');
   if (baseUrl !== undefined) {
     let url: URL;
@@ -127,14 +135,15 @@ export function parseArslanArgs(argv: readonly string[]): ArslanCommand {
     throw new UsageError('--tier must be light, standard or deep');
   const flags: AgentFlags = {
     workspace,
-    provider: provider as ProviderKind,
-    model,
+    ...(provider !== undefined ? { provider: provider as ProviderKind } : {}),
+    ...(model !== undefined ? { model } : {}),
     allow,
     json,
     ...(baseUrl !== undefined ? { baseUrl } : {}),
     ...(apiKeyEnv !== undefined ? { apiKeyEnv } : {}),
     ...(tier !== undefined ? { tier } : {}),
     ...(values.has('--data') ? { dataDir: values.get('--data')! } : {}),
+    ...(values.has('--config') ? { config: values.get('--config')! } : {}),
   };
   if (command === 'chat') {
     if (positional.length > 0) throw new UsageError(`unexpected argument ${JSON.stringify(positional[0])}`);

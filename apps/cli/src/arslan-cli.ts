@@ -6,12 +6,10 @@ import { closeSync, openSync, readFileSync, realpathSync, statSync, unlinkSync, 
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import type { Readable, Writable } from 'node:stream';
-import { defaultDataDir } from '@arslan/daemon-client';
 import {
   type AgentRuntime,
   type Card,
   type CardOption,
-  DEFAULT_BASE_URLS,
   type ModelProvider,
   type RunEvent,
   type RunResult,
@@ -19,6 +17,7 @@ import {
   createModelProvider,
 } from '@arslan/desktop-agent';
 import { ARSLAN_USAGE, type AgentFlags, EXIT, UsageError, parseArslanArgs } from './arslan-args';
+import { type AgentSettings, resolveAgentSettings } from './arslan-settings';
 
 export const CLI_AGENT_DIR = 'agent-cli';
 export const LOCK_FILE = 'instance.lock';
@@ -78,6 +77,8 @@ export function acquireLock(dir: string, alive: (pid: number) => boolean): () =>
 interface Session {
   runtime: AgentRuntime;
   provider: ModelProvider;
+  /** Flags over the config's `[agent]` section. */
+  settings: AgentSettings;
   workspace: string;
   release: () => void;
 }
@@ -90,21 +91,12 @@ function openSession(flags: AgentFlags, io: ArslanIo): Session {
   } catch {
     throw new UsageError(`--workspace ${flags.workspace} is not an existing folder`);
   }
-  let apiKey: string | undefined;
-  if (flags.apiKeyEnv !== undefined) {
-    apiKey = io.env[flags.apiKeyEnv];
-    if (!apiKey)
-      throw new UsageError(`the environment variable ${flags.apiKeyEnv} (--api-key-env) is not set`);
-  }
-  const provider = createModelProvider(flags.provider, {
-    baseUrl: flags.baseUrl ?? DEFAULT_BASE_URLS[flags.provider],
-    ...(apiKey ? { apiKey } : {}),
+  const settings = resolveAgentSettings(flags, io);
+  const provider = createModelProvider(settings.provider, {
+    baseUrl: settings.baseUrl,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
-  const dataDir = resolve(
-    io.cwd,
-    flags.dataDir ?? defaultDataDir({ platform: io.platform, homedir: io.homedir, env: io.env }),
-  );
-  const agentDir = join(dataDir, CLI_AGENT_DIR);
+  const agentDir = join(settings.dataDir, CLI_AGENT_DIR);
   const runtime = createAgentRuntime({ dataDir: agentDir });
   let release: () => void;
   try {
@@ -113,7 +105,7 @@ function openSession(flags: AgentFlags, io: ArslanIo): Session {
     runtime.close();
     throw error;
   }
-  return { runtime, provider, workspace, release };
+  return { runtime, provider, settings, workspace, release };
 }
 
 const line = (out: Writable, text: string): void => void out.write(`${text}\n`);
@@ -162,10 +154,10 @@ async function runOnce(
     message: flags.task,
     workspace: session.workspace,
     provider: session.provider,
-    model: flags.model,
+    model: session.settings.model,
     attended: false,
     allow: flags.allow,
-    ...(flags.tier ? { tier: flags.tier } : {}),
+    ...(session.settings.tier ? { tier: session.settings.tier } : {}),
   });
   const subscription = service.snapshotAndSubscribe({ runId: started.runId }, (event) => {
     const text = toolLine(event);
@@ -350,11 +342,11 @@ async function chat(flags: AgentFlags, session: Session, io: ArslanIo): Promise<
       message: text,
       workspace: session.workspace,
       provider: session.provider,
-      model: flags.model,
+      model: session.settings.model,
       attended: true,
       allow: flags.allow,
       ...(conversationId ? { conversationId } : {}),
-      ...(flags.tier ? { tier: flags.tier } : {}),
+      ...(session.settings.tier ? { tier: session.settings.tier } : {}),
     });
     conversationId = started.conversationId;
     attach(started.runId, started.result);
@@ -405,7 +397,7 @@ async function chat(flags: AgentFlags, session: Session, io: ArslanIo): Promise<
   rl.setPrompt('> ');
   line(
     io.stderr,
-    `arslan chat · ${flags.provider} ${flags.model} · workspace ${session.workspace} · Ctrl-C stops a reply, Ctrl-D exits`,
+    `arslan chat · ${session.settings.provider} ${session.settings.model} · workspace ${session.workspace} · Ctrl-C stops a reply, Ctrl-D exits`,
   );
   prompt();
   const code = await done;

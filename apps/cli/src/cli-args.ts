@@ -62,6 +62,11 @@ export function parseArgs(argv: readonly string[]): ParsedArgs {
     const eq = token.indexOf('=');
     const name = eq === -1 ? token.slice(2) : token.slice(2, eq);
     refusePasswordFlag(name);
+    if (name === 'center-ticket' || name === 'ticket')
+      throw new UsageError(
+        `--${name} is not accepted: Center tickets are never taken from the command line; ` +
+          'use --center-ticket-file FILE or --center-ticket-env VAR',
+      );
     const type = FLAG_TYPES[name];
     if (type === undefined) throw new UsageError(`unknown option --${name}`);
     if (Object.hasOwn(flags, name) && type !== 'list') throw new UsageError(`--${name} given more than once`);

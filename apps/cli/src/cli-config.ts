@@ -1,6 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { type ArslanConfig, arslanConfigSchema, parseArslanConfig } from '@arslan/protocol';
+import {
+  type AgentConfigToml,
+  type ArslanConfig,
+  arslanConfigSchema,
+  parseArslanConfig,
+} from '@arslan/protocol';
 import { UsageError } from './cli-errors';
 
 /**
@@ -16,6 +21,8 @@ export interface LoadedConfig {
   path: string | null;
   /** storage.data_dir resolved against the config file's directory (CFG-3), if set. */
   dataDir: string | null;
+  /** The `[agent]` section (`arslan run` / `arslan chat` defaults), if present. */
+  agent?: AgentConfigToml;
 }
 
 /**
@@ -35,5 +42,10 @@ export function loadConfig(explicitPath: string | undefined, defaultPath: string
   const parsed = parseArslanConfig(text);
   if (!parsed.ok) throw new UsageError(`config ${path}: ${parsed.problem}`);
   const dataDir = parsed.config.storage?.data_dir;
-  return { path, dataDir: dataDir === undefined ? null : resolve(dirname(path), dataDir) };
+  const agent = parsed.config.agent;
+  return {
+    path,
+    dataDir: dataDir === undefined ? null : resolve(dirname(path), dataDir),
+    ...(agent ? { agent } : {}),
+  };
 }

@@ -37,6 +37,9 @@ export const FLAG_TYPES: Record<string, FlagType> = {
   scope: 'string',
   out: 'string',
   'grant-file': 'string',
+  /** A Center ticket is a secret: read from a 0600 file or a named environment variable, never argv. */
+  'center-ticket-file': 'string',
+  'center-ticket-env': 'string',
 };
 
 export const GLOBAL_FLAGS = ['data', 'config', 'json', 'help'] as const;
@@ -90,14 +93,29 @@ export interface CommandSpec {
 }
 
 const BODY = ['title', 'body', 'body-file'];
+/** CTR-1/3/4: where a Center ticket comes from (see center-ticket.ts). */
+const TICKET = ['center-ticket-file', 'center-ticket-env'];
+const TICKET_USAGE = '[--center-ticket-file FILE | --center-ticket-env VAR]';
 const SEARCH = ['vault', 'mode', 'kind', 'limit'];
 
 export const COMMANDS: readonly CommandSpec[] = [
   cmd('daemon start', [], [], 'start the vault daemon for the data directory'),
   cmd('daemon stop', [], [], 'stop the vault daemon'),
   cmd('daemon status', [], [], 'show whether the daemon runs, its pid and socket'),
-  cmd('init', [], ['password-stdin'], 'create the store (asks for a new password twice)'),
-  cmd('unlock', [], ['password-stdin'], 'unlock the store'),
+  cmd(
+    'init',
+    [],
+    ['password-stdin', ...TICKET],
+    'create the store (asks for a new password twice); with a ticket-mode Center configured, only with its enrollment ticket',
+    `[--password-stdin] ${TICKET_USAGE}`,
+  ),
+  cmd(
+    'unlock',
+    [],
+    ['password-stdin', ...TICKET],
+    'unlock the store; with a ticket-mode Center configured, also needs its unlock ticket',
+    `[--password-stdin] ${TICKET_USAGE}`,
+  ),
   cmd('lock', [], [], 'lock the store and clear elevation'),
   cmd('status', [], [], 'show the store status'),
   cmd('sudo', [], ['password-stdin'], 'elevate this terminal for sensitive operations'),
@@ -137,9 +155,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   cmd(
     'restore',
     ['file'],
-    ['password-stdin'],
-    'restore a backup into a new store',
-    'FILE [--password-stdin]',
+    ['password-stdin', ...TICKET],
+    'restore a backup into a new store; with a ticket-mode Center configured, only with its enrollment ticket',
+    `FILE [--password-stdin] ${TICKET_USAGE}`,
   ),
   cmd('audit verify', [], [], 'verify the signed audit chain'),
   cmd('vault create', ['name'], ['device-only'], 'create a vault', 'NAME [--device-only]'),
@@ -205,9 +223,9 @@ export const COMMANDS: readonly CommandSpec[] = [
   cmd(
     'mcp grant',
     [],
-    ['vault', 'minutes', 'write', 'scope', 'out'],
-    'issue an MCP grant and write it to FILE (mode 0600, never printed); read scope unless --write',
-    '--vault V --minutes N [--write | --scope read|read_write|read_write_delete] --out FILE',
+    ['vault', 'minutes', 'write', 'scope', 'out', ...TICKET],
+    'issue an MCP grant and write it to FILE (mode 0600, never printed); read scope unless --write; with a ticket-mode Center configured, needs an MCP-grant ticket and stays within its scope and minutes',
+    `--vault V --minutes N [--write | --scope read|read_write|read_write_delete] --out FILE ${TICKET_USAGE}`,
   ),
   cmd(
     'mcp serve',
@@ -265,6 +283,8 @@ export function generalHelp(): string {
     '',
     'Passwords are never taken from arguments or the environment: you are prompted on the',
     'terminal, or give --password-stdin to read one line per password from stdin.',
+    'Center tickets are never taken from arguments either: --center-ticket-file FILE (mode 0600)',
+    'or --center-ticket-env VAR (the name of the variable that holds it).',
     '',
   ].join('\n');
 }

@@ -10,6 +10,7 @@ import {
   type RequestSummary,
   type VaultOpResults,
 } from '@arslan/protocol';
+import { centerTicket } from './center-ticket';
 import { UsageError } from './cli-errors';
 import {
   type CommandContext,
@@ -89,7 +90,13 @@ export async function mcpGrantCommand(ctx: CommandContext): Promise<CommandOutco
   if (explicit !== undefined && boolFlag(ctx, 'write'))
     throw new UsageError('give --write or --scope, not both');
   const scope: Scope = explicit ?? (boolFlag(ctx, 'write') ? 'read_write' : 'read');
-  const args = checkArgs('mcp_grant_issue', { vault, minutes: minutesFlag(ctx, true) as number, scope });
+  const ticket = centerTicket(ctx);
+  const args = checkArgs('mcp_grant_issue', {
+    vault,
+    minutes: minutesFlag(ctx, true) as number,
+    scope,
+    ...(ticket !== undefined ? { center_ticket: ticket } : {}),
+  });
   const path = resolve(ctx.io.cwd, out);
   // The file exists (empty, 0600) before the grant does: a path we cannot write never gets a grant.
   const fd = createGrantFile(path);

@@ -10,6 +10,7 @@ import {
   positional,
   withSession,
 } from './cli-context';
+import { centerTicket } from './center-ticket';
 import { isoTime, statusText, vaultTable } from './output-format';
 
 export function statusCommand(ctx: CommandContext): Promise<CommandOutcome> {
@@ -20,9 +21,13 @@ export function statusCommand(ctx: CommandContext): Promise<CommandOutcome> {
 }
 
 export async function initCommand(ctx: CommandContext): Promise<CommandOutcome> {
+  const ticket = centerTicket(ctx);
   await ensureDaemonListening(ctx);
   const [password] = await askPasswords(ctx, [{ label: 'New store password', confirm: true }]);
-  const args = checkArgs('init', { password: password as string });
+  const args = checkArgs('init', {
+    password: password as string,
+    ...(ticket !== undefined ? { center_ticket: ticket } : {}),
+  });
   return withSession(ctx, async (s) => {
     const result = await s.call('init', args);
     return {
@@ -33,9 +38,13 @@ export async function initCommand(ctx: CommandContext): Promise<CommandOutcome> 
 }
 
 export async function unlockCommand(ctx: CommandContext): Promise<CommandOutcome> {
+  const ticket = centerTicket(ctx);
   await ensureDaemonListening(ctx);
   const [password] = await askPasswords(ctx, [{ label: 'Store password', confirm: false }]);
-  const args = checkArgs('unlock', { password: password as string });
+  const args = checkArgs('unlock', {
+    password: password as string,
+    ...(ticket !== undefined ? { center_ticket: ticket } : {}),
+  });
   return withSession(ctx, async (s) => {
     const result = await s.call('unlock', args);
     return { json: result, text: `unlocked (locks when idle at ${isoTime(result.unlock_idle_expires_at)})` };
@@ -72,6 +81,7 @@ export async function backupCommand(ctx: CommandContext): Promise<CommandOutcome
 
 export async function restoreCommand(ctx: CommandContext): Promise<CommandOutcome> {
   const path = resolve(ctx.io.cwd, positional(ctx, 'file'));
+  const ticket = centerTicket(ctx);
   await ensureDaemonListening(ctx);
   const [backupPassword, password] = await askPasswords(ctx, [
     { label: 'Backup password', confirm: false },
@@ -81,6 +91,7 @@ export async function restoreCommand(ctx: CommandContext): Promise<CommandOutcom
     path,
     backup_password: backupPassword as string,
     password: password as string,
+    ...(ticket !== undefined ? { center_ticket: ticket } : {}),
   });
   return withSession(ctx, async (s) => {
     const result = await s.call('restore', args);

@@ -11,6 +11,7 @@ import { type LocalApi, startLocalApi } from '@arslan/local-api';
 import { IPC_EXIT_CODES, isIpcErrorCode } from '@arslan/protocol';
 import { startVaultIpcServer } from '@arslan/vault-ipc';
 import type { RagService, RagServiceConfig } from '@arslan/vault-rag';
+import { centerSeamFor } from './center-gateway';
 import type { DaemonAgent } from './daemon-agent';
 import { parseDaemonArgs } from './daemon-args';
 import { type DaemonConfig, loadDaemonConfig } from './daemon-config';
@@ -33,11 +34,22 @@ export interface DaemonDeps {
    * `desktop`: ARCH-11, nothing may be taken from the inherited environment but the key variable
    * the config names.
    */
-  createAgent?(dataDir: string, config: DaemonConfig, mode: { desktop: boolean }): DaemonAgent;
+  createAgent?(
+    dataDir: string,
+    config: DaemonConfig,
+    mode: { desktop: boolean },
+    /**
+     * The vault and its retrieval, for the agent's `recall` tool (KNOW-04); undefined while content
+     * is forwarded to a saas Center (CTR-8: the local store must not answer for it).
+     */
+    vault: { service: VaultService; rag?: RagService } | undefined,
+  ): DaemonAgent;
   /** Watched under --stdin-lifeline (ARCH-12); defaults to `process.stdin`. */
   stdin?: NodeJS.ReadableStream;
   /** The local API's preferred port (tests); default 47317. */
   apiPort?: number;
+  /** Environment lookups the config names (Center credentials); defaults to `process.env`. */
+  readEnv?: (name: string) => string | undefined;
 }
 
 function exitCodeOf(error: unknown): number {
@@ -54,7 +66,7 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
     args = parseDaemonArgs(argv);
     dataDir = args.dataDir;
     // CFG-2: a missing file, unknown key or bad value stops the daemon before the store is opened.
-    config = loadDaemonConfig(args.configPath);
+    config = loadDaemonConfig(args.configPath, deps.readEnv);
   } catch (error) {
     deps.stderr((error as Error).message);
     return 1;
@@ -111,17 +123,24 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
       resolveExit(code);
     };
     const onSignal = () => void stop();
+    const center = centerSeamFor(config.centers);
 
     const server = await startVaultIpcServer({
       socketPath: daemonSocketPath(dataDir),
       service,
       ...(liveRag ? { rag: liveRag } : {}),
       dataDir,
+      ...(center ? { center } : {}),
       onShutdown: () => void stop(),
     });
     ipc = server;
     if (deps.createAgent) {
-      agent = deps.createAgent(dataDir, config, { desktop: args.desktop });
+      agent = deps.createAgent(
+        dataDir,
+        config,
+        { desktop: args.desktop },
+        center?.forward ? undefined : { service: liveService, ...(liveRag ? { rag: liveRag } : {}) },
+      );
       api = await startLocalApi({
         service: agent.service,
         dataDir,

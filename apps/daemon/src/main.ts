@@ -14,7 +14,9 @@ if (process.argv.includes('--desktop')) scrubInheritedEnv(process.env);
 void runDaemon(process.argv.slice(2), {
   createService: (dataDir) => createVaultService(dataDir),
   createRag: (vault, config) => createRagService({ vault, config }),
-  createAgent: (dataDir, config) => createDaemonAgent(dataDir, config.agent, (name) => env[name]),
+  createAgent: (dataDir, config, _mode, vault) =>
+    createDaemonAgent(dataDir, config.agent, (name) => env[name], vault),
+  readEnv: (name) => env[name],
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),
 }).then((code) => process.exit(code));

@@ -3,6 +3,7 @@ import {
   type Authenticator,
   type CenterStore,
   type GrantService,
+  type HostedPairingService,
   type MaintenanceService,
   type MemberService,
   type RequestService,
@@ -25,6 +26,8 @@ export interface CenterContext {
   readonly maintenance: MaintenanceService;
   /** Present in saas mode only (CTR-5). */
   readonly saas: SaasService | null;
+  /** Hosted device pairing by scan (SEAL-9); saas mode only, like the devices it pairs. */
+  readonly pairing: HostedPairingService | null;
   readonly metrics: Metrics;
   /** GRANT-12: lock suspends grants without revoking them; in memory, so a restart unlocks. */
   readonly lock: { locked: boolean };

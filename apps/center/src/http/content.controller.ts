@@ -6,6 +6,7 @@ import {
   type ContentPrincipal,
   type IssuedGrant,
   type IssuedTicket,
+  type PairingOffer,
   type PublicGrant,
   type PublicRequest,
   type RedeemedTicket,
@@ -20,6 +21,8 @@ import {
   Id,
   IssueGrantBody,
   McpTicketBody,
+  PairingOfferBody,
+  PairingScanBody,
   parse,
   RedeemBody,
   rejectRoleRequest,
@@ -271,7 +274,52 @@ export class ContentController {
     response: S.RedeemedTicket,
   })
   redeem(@Body() body: unknown): Promise<RedeemedTicket> {
-    return this.ctx.tickets.redeem(parse(RedeemBody, body).ticket);
+    const { ticket, kind, vault } = parse(RedeemBody, body);
+    return this.ctx.tickets.redeem(ticket, { ...(kind ? { kind } : {}), ...(vault ? { vault } : {}) });
+  }
+
+  /** SEAL-9: the new device gets a single-use pairing code and a QR payload to show. */
+  @Post('vaults/:vault/devices/pairing-offer')
+  @ContentRoute('read')
+  @ApiDoc({
+    operationId: 'offerDevicePairing',
+    summary: 'Hosted pairing: a QR payload for a new device (SEAL-9; member credential)',
+    body: V.PairingOfferBody,
+    response: S.PairingOffer,
+    status: 201,
+  })
+  pairingOffer(
+    @Caller() caller: ContentPrincipal,
+    @Param('vault') vault: string,
+    @Body() body: unknown,
+  ): Promise<PairingOffer> {
+    const b = parse(PairingOfferBody, body);
+    return this.pairing().offer(caller, parse(VaultId, vault, 'vault'), b);
+  }
+
+  /** SEAL-9: a paired device submits the scanned payload with its own authorisation (SEAL-5). */
+  @Post('vaults/:vault/devices/pairing-scan')
+  @ContentRoute('read')
+  @ApiDoc({
+    operationId: 'scanDevicePairing',
+    summary: 'Hosted pairing: a paired device authorises the scanned device (SEAL-5, SEAL-9)',
+    body: V.PairingScanBody,
+    response: S.PairedDevice,
+    status: 201,
+  })
+  pairingScan(
+    @Caller() caller: ContentPrincipal,
+    @Param('vault') vault: string,
+    @Body() body: unknown,
+  ): Promise<{ id: string; member: string }> {
+    const b = parse(PairingScanBody, body);
+    return this.pairing().scan(caller, parse(VaultId, vault, 'vault'), b);
+  }
+
+  private pairing() {
+    if (!this.ctx.pairing)
+      throw new CenterError('unsupported_operation', 'ticket mode pairs no hosted devices (CTR-3)');
+    return this.ctx.pairing;
   }
 
   /** CTR-7/CTR-8: the content RPC. Unsupported operations fail here; there is no fallback. */

@@ -30,6 +30,8 @@ function baseStatus(code: BaseCode): number {
     case 'self_approval':
     case 'not_requester':
     case 'device_authorization_invalid':
+    case 'ticket_wrong_kind':
+    case 'ticket_wrong_vault':
       return 403;
     case 'not_found':
       return 404;

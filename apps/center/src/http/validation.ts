@@ -1,6 +1,6 @@
 // Edge validation: strict zod schemas (unknown fields and wrong types are 400 bad_request).
 import { z } from 'zod';
-import { CenterError } from '@arslan/center-domain';
+import { CenterError, MCP_TICKET_SCOPES } from '@arslan/center-domain';
 import { GRANT_SCOPES, ROLES } from '@arslan/policy';
 
 export const VaultId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'invalid vault id');
@@ -23,8 +23,17 @@ export const CreateMemberBody = z.strictObject({ name: MemberName });
 export const SetRoleBody = z.strictObject({ role: z.enum(ROLES) });
 export const EnrollmentBody = z.strictObject({ vault: VaultId, member: MemberName, minutes: Minutes });
 export const UnlockTicketBody = z.strictObject({ minutes: Minutes });
-export const McpTicketBody = z.strictObject({ scope: Scope.optional(), minutes: Minutes });
-export const RedeemBody = z.strictObject({ ticket: z.string().min(1).max(256) });
+/** CTR-3: `minutes` is the ticket's life and the longest grant it allows; a local scope only (CTR-10). */
+export const McpTicketBody = z.strictObject({
+  scope: z.enum(MCP_TICKET_SCOPES).optional(),
+  minutes: Minutes,
+});
+/** `kind` / `vault`: what the redeemer expects; a mismatch is refused and the ticket stays unspent. */
+export const RedeemBody = z.strictObject({
+  ticket: z.string().min(1).max(256),
+  kind: z.enum(['enrollment', 'mcp_grant', 'unlock']).optional(),
+  vault: VaultId.optional(),
+});
 export const EmptyBody = z.union([z.undefined(), z.null(), z.strictObject({})]);
 export const RpcBody = z.strictObject({
   vault: VaultId,
@@ -73,6 +82,15 @@ export const RPC_PARAMS = {
   'device.revoke': z.strictObject({ id: z.string().regex(/^[0-9a-f]{64}$/) }),
 } as const;
 export type RpcOp = keyof typeof RPC_PARAMS;
+
+/** SEAL-9: the new device's public keys, for a pairing code. */
+export const PairingOfferBody = z.strictObject({ ed25519: B64Key, x25519: B64Key });
+/** SEAL-9: what the scanning device submits: the QR text and its own authorisation. */
+export const PairingScanBody = z.strictObject({
+  payload: z.string().min(1).max(1024),
+  authorizedBy: z.string().regex(/^[0-9a-f]{64}$/),
+  signature: z.string().regex(/^[A-Za-z0-9_-]{86}$/, 'must be 64 bytes of base64url'),
+});
 
 export function isRpcOp(op: string): op is RpcOp {
   return Object.prototype.hasOwnProperty.call(RPC_PARAMS, op);

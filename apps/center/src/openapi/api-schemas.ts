@@ -39,6 +39,7 @@ export const PublicRequest = z.strictObject({
 });
 export const RequestList = z.strictObject({ requests: z.array(PublicRequest) });
 const TicketKind = z.enum(['enrollment', 'mcp_grant', 'unlock']);
+const McpScope = z.enum(['read', 'read_write', 'read_write_delete']);
 export const IssuedTicket = z.strictObject({
   id: z.string(),
   kind: TicketKind,
@@ -47,6 +48,8 @@ export const IssuedTicket = z.strictObject({
   member: z.string(),
   reusable: z.boolean(),
   permits: z.array(z.string()),
+  scope: McpScope.nullable().describe('MCP-grant tickets: the widest scope a grant may carry (CTR-3)'),
+  grantMinutes: z.number().int().nullable().describe('MCP-grant tickets: the longest grant in minutes'),
   expiresAt: Iso,
 });
 export const RedeemedTicket = z.strictObject({
@@ -58,6 +61,8 @@ export const RedeemedTicket = z.strictObject({
   sudo: z.literal(false),
   mcpElevation: z.literal(false),
   boundDevice: z.null(),
+  scope: McpScope.nullable().describe('MCP-grant tickets: the widest scope a grant may carry (CTR-3)'),
+  grantMinutes: z.number().int().nullable().describe('MCP-grant tickets: the longest grant in minutes'),
   expiresAt: Iso,
 });
 export const Whoami = z.strictObject({
@@ -90,5 +95,11 @@ export const Sweep = z.strictObject({
 export const Livez = z.strictObject({ status: z.literal('ok') });
 export const Readyz = z.strictObject({ status: z.literal('ok'), database: z.string() });
 export const NoBody = z.strictObject({});
+export const PairingOffer = z.strictObject({
+  payload: z.string().describe('the QR text (arslan-pair:1:…); carries a single-use code'),
+  fingerprint: z.string().describe('the new device, to compare on the scanning device'),
+  expiresAt: Iso,
+});
+export const PairedDevice = z.strictObject({ id: z.string(), member: z.string() });
 export const RpcResult = z.unknown().describe('depends on op; see docs/center.md');
 export const MetricsText = z.string().describe('Prometheus text format');

@@ -615,16 +615,71 @@ export function ticketSuite(get: () => Harness): void {
       });
       expect(ok.status).toBe(201);
       expect(ok.body).toMatchObject({ kind: 'mcp_grant', reusable: false });
+      // allow_all is the hosted surface only (CTR-10): never the bound of a daemon's local grant.
       const over = await h.call('POST', `/v1/vaults/${vault}/tickets/mcp-grant`, {
         token: c.ada,
         body: { scope: 'allow_all', minutes: 5 },
       });
-      expect([over.status, errorCode(over)]).toEqual([403, 'grant_scope_exceeds_role']);
+      expect([over.status, errorCode(over)]).toEqual([400, 'bad_request']);
+      const long = await h.call('POST', `/v1/vaults/${vault}/tickets/mcp-grant`, {
+        token: c.ada,
+        body: { scope: 'read', minutes: 61 },
+      });
+      expect(long.status).toBe(400);
       const reader = await h.call('POST', `/v1/vaults/${vault}/tickets/mcp-grant`, {
         token: c.rita,
         body: { minutes: 5 },
       });
       expect([reader.status, errorCode(reader)]).toEqual([403, 'grant_issuer_cannot_delegate']);
+    });
+
+    it('CTR-3: an MCP-grant ticket carries its scope and longest grant; other kinds carry none', async () => {
+      const h = get();
+      const { vault, c } = await team(h, { ada: 'admin' });
+      const issue = (body: Record<string, unknown>) =>
+        h.call('POST', `/v1/vaults/${vault}/tickets/mcp-grant`, { token: c.ada, body });
+      const wide = await issue({ scope: 'read_write_delete', minutes: 20 });
+      expect(wide.body).toMatchObject({ scope: 'read_write_delete', grantMinutes: 20 });
+      const redeemed = await h.call('POST', '/v1/tickets/redeem', { body: { ticket: wide.body.ticket } });
+      expect(redeemed.status).toBe(200);
+      expect(redeemed.body).toMatchObject({
+        kind: 'mcp_grant',
+        scope: 'read_write_delete',
+        grantMinutes: 20,
+      });
+      // GRANT-2: no scope asked means read.
+      const plain = await issue({ minutes: 7 });
+      const r2 = await h.call('POST', '/v1/tickets/redeem', { body: { ticket: plain.body.ticket } });
+      expect(r2.body).toMatchObject({ scope: 'read', grantMinutes: 7 });
+      const unlock = await h.call('POST', `/v1/vaults/${vault}/tickets/unlock`, {
+        token: c.ada,
+        body: { minutes: 10 },
+      });
+      expect(unlock.body).toMatchObject({ scope: null, grantMinutes: null });
+      const r3 = await h.call('POST', '/v1/tickets/redeem', { body: { ticket: unlock.body.ticket } });
+      expect(r3.body).toMatchObject({ kind: 'unlock', scope: null, grantMinutes: null });
+    });
+
+    it('CTR-1/CTR-3: a redeemer that names the kind and vault it expects gets a typed refusal and the ticket stays unspent', async () => {
+      const h = get();
+      const { vault, c } = await team(h, { olga: 'owner' });
+      const t = await h.admin('POST', '/v1/admin/tickets/enrollment', {
+        vault,
+        member: `olga-${c.suffix}`,
+        minutes: 5,
+      });
+      const redeem = (body: Record<string, unknown>) =>
+        h.call('POST', '/v1/tickets/redeem', { body: { ticket: t.body.ticket, ...body } });
+      const kind = await redeem({ kind: 'mcp_grant', vault });
+      expect([kind.status, errorCode(kind)]).toEqual([403, 'ticket_wrong_kind']);
+      const other = await redeem({ kind: 'enrollment', vault: `${vault}-other` });
+      expect([other.status, errorCode(other)]).toEqual([403, 'ticket_wrong_vault']);
+      const bad = await redeem({ kind: 'device_pairing' });
+      expect([bad.status, errorCode(bad)]).toEqual([400, 'bad_request']);
+      const ok = await redeem({ kind: 'enrollment', vault });
+      expect([ok.status, ok.body.kind, ok.body.vault]).toEqual([200, 'enrollment', vault]);
+      const again = await redeem({ kind: 'enrollment', vault });
+      expect([again.status, errorCode(again)]).toEqual([409, 'ticket_used']);
     });
 
     it('CTR-8: content RPC fails directly in ticket mode (501 unsupported_operation)', async () => {

@@ -94,6 +94,46 @@ describe('Prisma schema and migrations stay in sync', () => {
     expect(await pgShape(MIGRATIONS.postgresql.map((m) => m.sql))).toEqual(await pgShape([current]));
   }, 30_000);
 
+  it('CTR-3: 0003_ticket_scope rebuilds the SQLite tickets table and keeps every existing ticket', () => {
+    const db = new Database(':memory:');
+    try {
+      const upTo = MIGRATIONS.sqlite.findIndex((m) => m.name === '0003_ticket_scope');
+      expect(upTo).toBeGreaterThan(0);
+      for (const m of MIGRATIONS.sqlite.slice(0, upTo)) db.exec(m.sql);
+      db.prepare(
+        `INSERT INTO tickets (id, kind, token_hash, vault, member, reusable, expires_at, used_at, created_at)
+         VALUES ('t1', 'unlock', 'h1', 'team', 'olga', 1, 2000, NULL, 1000)`,
+      ).run();
+      db.exec(MIGRATIONS.sqlite[upTo]!.sql);
+      expect(db.prepare('SELECT * FROM tickets').all()).toEqual([
+        {
+          id: 't1',
+          kind: 'unlock',
+          token_hash: 'h1',
+          vault: 'team',
+          member: 'olga',
+          reusable: 1,
+          scope: null,
+          grant_minutes: null,
+          expires_at: 2000,
+          used_at: null,
+          created_at: 1000,
+        },
+      ]);
+      // The unique index survived the rebuild.
+      expect(() =>
+        db
+          .prepare(
+            `INSERT INTO tickets (id, kind, token_hash, vault, member, reusable, expires_at)
+             VALUES ('t2', 'unlock', 'h1', 'team', 'olga', 1, 2000)`,
+          )
+          .run(),
+      ).toThrow(/UNIQUE/);
+    } finally {
+      db.close();
+    }
+  });
+
   it('the embedded migrations match the files in prisma/migrations', () => {
     for (const provider of ['sqlite', 'postgresql'] as const) {
       for (const m of MIGRATIONS[provider]) {

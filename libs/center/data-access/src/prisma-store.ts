@@ -9,6 +9,7 @@ import {
   type CardRecord,
   type DeviceRecord,
   REQUEST_STATUSES,
+  MCP_TICKET_SCOPES,
   TICKET_KINDS,
   type CenterRepos,
   type CenterStore,
@@ -82,14 +83,19 @@ function toTicket(r: {
   vault: string;
   member: string;
   reusable: boolean;
+  scope: string | null;
+  grantMinutes: number | null;
   expiresAt: Date;
   usedAt: Date | null;
   createdAt: Date;
 }): TicketRecord {
   if (!(TICKET_KINDS as readonly string[]).includes(r.kind)) throw new Error('corrupt ticket row');
+  if (r.scope !== null && !(MCP_TICKET_SCOPES as readonly string[]).includes(r.scope))
+    throw new Error('corrupt ticket row');
   return {
     ...r,
     kind: r.kind as TicketRecord['kind'],
+    scope: r.scope as TicketRecord['scope'],
     expiresAt: r.expiresAt.getTime(),
     usedAt: r.usedAt ? r.usedAt.getTime() : null,
     createdAt: r.createdAt.getTime(),

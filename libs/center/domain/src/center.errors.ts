@@ -31,6 +31,8 @@ export const CENTER_ERROR_CODES = [
   'too_many_pending',
   'ticket_used',
   'ticket_expired',
+  'ticket_wrong_kind',
+  'ticket_wrong_vault',
   'unsupported_operation',
   'plaintext_secret_rejected',
   'bad_envelope',

@@ -3,6 +3,7 @@ export { CenterError, CENTER_ERROR_CODES, isCenterError, type CenterErrorCode } 
 export {
   REQUEST_STATUSES,
   TICKET_KINDS,
+  MCP_TICKET_SCOPES,
   systemClock,
   type AuditEvent,
   type AuditSink,
@@ -18,6 +19,7 @@ export {
   type RequestStatus,
   type RosterEntry,
   type TicketKind,
+  type McpTicketScope,
   type TicketRecord,
 } from './ports';
 export { isDelegated, principalName, type ContentPrincipal, type Principal } from './principal';
@@ -43,8 +45,25 @@ export {
   requestLock,
   type PublicRequest,
 } from './request.service';
-export { TicketService, TICKET_PERMITS, type IssuedTicket, type RedeemedTicket } from './ticket.service';
+export {
+  TicketService,
+  TICKET_PERMITS,
+  type IssuedTicket,
+  type RedeemedTicket,
+  type RedeemExpectation,
+  type RedeemableKind,
+} from './ticket.service';
 export { MaintenanceService, type SweepResult } from './maintenance.service';
 export { SaasService, type CardPut, type CardView, type DeviceAdd } from './saas.service';
+export {
+  HostedPairingService,
+  type PairingOffer,
+  type PairingPayload,
+  type PairingScan,
+  PAIRING_CODE_MINUTES,
+  PAIRING_PAYLOAD_PREFIX,
+  encodePairingPayload,
+  parsePairingPayload,
+} from './hosted-pairing';
 export { StoreCipher, type StoreKeyFile } from './store-cipher';
 export { deviceAuthorizationBytes, fingerprintOf, SEALED_FIELDS } from './sealed-envelope';

@@ -38,8 +38,13 @@ export interface RequestRecord {
   readonly transitionedAt: number;
 }
 
-export const TICKET_KINDS = ['enrollment', 'mcp_grant', 'unlock'] as const;
+/** `device_pairing`: SEAL-9 pairing codes; never redeemable at /v1/tickets/redeem. */
+export const TICKET_KINDS = ['enrollment', 'mcp_grant', 'unlock', 'device_pairing'] as const;
 export type TicketKind = (typeof TICKET_KINDS)[number];
+
+/** The scopes an MCP-grant ticket may carry: a daemon's local grant scopes (never `allow_all`, CTR-10). */
+export const MCP_TICKET_SCOPES = ['read', 'read_write', 'read_write_delete'] as const;
+export type McpTicketScope = (typeof MCP_TICKET_SCOPES)[number];
 
 export interface TicketRecord {
   readonly id: string;
@@ -48,6 +53,10 @@ export interface TicketRecord {
   readonly vault: string;
   readonly member: string;
   readonly reusable: boolean;
+  /** MCP-grant tickets only (CTR-3): the widest local scope a daemon may issue; null otherwise. */
+  readonly scope: McpTicketScope | null;
+  /** MCP-grant tickets only: the longest grant (whole minutes, GRANT-5); null otherwise. */
+  readonly grantMinutes: number | null;
   readonly expiresAt: number;
   readonly usedAt: number | null;
   readonly createdAt: number;

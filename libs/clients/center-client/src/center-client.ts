@@ -22,7 +22,11 @@ export interface CenterClientOptions {
   /** The admin bearer for /v1/admin routes. */
   readonly adminToken?: string;
   readonly fetch?: typeof fetch;
+  /** Per-request deadline (connect + answer); default 10000 ms. */
+  readonly timeoutMs?: number;
 }
+
+export const DEFAULT_CENTER_TIMEOUT_MS = 10_000;
 
 type Args<K extends CenterOperationId> = (keyof CenterOperations[K]['params'] extends never
   ? { params?: Record<string, never> }
@@ -60,9 +64,13 @@ export class CenterClient {
       headers['content-type'] = 'application/json';
       body = JSON.stringify(args.body);
     }
+    // Redirects are refused (a redirect could carry the bearer elsewhere); every request has a deadline.
+    const signal = AbortSignal.timeout(this.options.timeoutMs ?? DEFAULT_CENTER_TIMEOUT_MS);
     const res = await this.fetchImpl(this.options.baseUrl.replace(/\/$/, '') + path, {
       method: spec.method,
       headers,
+      redirect: 'error',
+      signal,
       ...(body !== undefined ? { body } : {}),
     });
     const text = await res.text();

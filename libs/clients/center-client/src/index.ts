@@ -1,5 +1,10 @@
 // Public entry of @arslan/center-client: the typed Center client generated from its OpenAPI document.
-export { CenterClient, CenterApiError, type CenterClientOptions } from './center-client';
+export {
+  CenterClient,
+  CenterApiError,
+  type CenterClientOptions,
+  DEFAULT_CENTER_TIMEOUT_MS,
+} from './center-client';
 export {
   CENTER_OPERATIONS,
   CENTER_API_VERSION,

@@ -24,3 +24,16 @@ export {
   sendMessageBodySchema,
   startRunBodySchema,
 } from './local-api.schemas';
+export {
+  UNDO_ACTIONS,
+  routeUndo,
+  undoTurnBodySchema,
+  type UndoApiErrorCode,
+  type UndoRouteContext,
+} from './local-api.undo';
+export {
+  routeConversationSettings,
+  routeRunRequests,
+  type DataFlowApiErrorCode,
+  type DataFlowRouteContext,
+} from './local-api.data-flow';

@@ -30,6 +30,13 @@ import {
   startRunBodySchema,
   toCardAnswer,
 } from './local-api.schemas';
+import { type UndoApiErrorCode, isUndoAction, routeUndo } from './local-api.undo';
+import {
+  type DataFlowApiErrorCode,
+  type DataFlowRouteContext,
+  routeConversationSettings,
+  routeRunRequests,
+} from './local-api.data-flow';
 
 /** ARCH-05: the preferred port keeps the UI origin (and its local storage) stable across launches. */
 export const PREFERRED_PORT = 47317;
@@ -55,6 +62,8 @@ export type ApiErrorCode =
   | 'no_run'
   | 'already_answered'
   | 'card_refused'
+  | UndoApiErrorCode
+  | DataFlowApiErrorCode
   | 'internal';
 
 export interface LocalApiDefaults {
@@ -362,6 +371,19 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       only('GET');
       return { status: 200, body: getRun(pathId(rawId)) };
     }
+    const dataFlow = (): DataFlowRouteContext => ({
+      service,
+      method,
+      query: url.searchParams,
+      readBody: () => readJsonBody(req, limit),
+      fail: (status, code, message) => {
+        throw new ApiError(status, code, message);
+      },
+    });
+    if (resource === 'runs' && rawId !== undefined && action === 'requests')
+      return routeRunRequests(dataFlow(), pathId(rawId));
+    if (resource === 'conversations' && rawId !== undefined && action === 'settings')
+      return routeConversationSettings(dataFlow(), pathId(rawId));
     if (resource === 'runs' && rawId !== undefined && action === 'stop') {
       only('POST');
       const runId = pathId(rawId);
@@ -384,6 +406,18 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         return { status: 201, body: { delivered: sent.delivered, runId: sent.runId } };
       }
       return { status: 202, body: sent };
+    }
+    if (resource === 'conversations' && rawId !== undefined && isUndoAction(action)) {
+      return routeUndo({
+        service,
+        conversationId: pathId(rawId),
+        action,
+        method,
+        readBody: () => readJsonBody(req, limit),
+        fail: (status, code, message) => {
+          throw new ApiError(status, code, message);
+        },
+      });
     }
     if (resource === 'cards' && rawId === undefined) {
       only('GET');

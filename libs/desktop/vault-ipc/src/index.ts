@@ -9,3 +9,4 @@ export {
 export { type Clock, systemClock } from './session-policy';
 export { type IpcErrorBody, toIpcErrorBody } from './ipc-error.mapper';
 export { ensurePrivateDir, removeStaleSocket } from './private-socket';
+export { type CenterSeam, type McpTicketBounds, DEVICE_LOCAL_OPS } from './center-seam';

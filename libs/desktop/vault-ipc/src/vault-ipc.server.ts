@@ -24,6 +24,7 @@ import {
   parseVaultRequest,
   requestIdOf,
 } from '@arslan/protocol';
+import type { CenterSeam } from './center-seam';
 import { type IpcErrorBody, toIpcErrorBody } from './ipc-error.mapper';
 import { ensurePrivateDir, removeStaleSocket } from './private-socket';
 import { type Clock, type SessionLimits, SessionPolicy, systemClock } from './session-policy';
@@ -71,6 +72,8 @@ export interface VaultIpcServerOptions {
   /** Reported by `status`. */
   dataDir?: string;
   limits?: Partial<VaultIpcLimits>;
+  /** Configured Centers (CTR-1, CTR-3/4, CTR-7/8). */
+  center?: CenterSeam;
   /** Injection points for tests; default to the kernel (native addon) and /proc or ps. */
   peerCredentials?: (socket: Socket) => PeerCredentials | undefined;
   parentPidOf?: (pid: number) => number | undefined;
@@ -205,6 +208,7 @@ export async function startVaultIpcServer(options: VaultIpcServerOptions): Promi
     parentPidOf: options.parentPidOf ?? ((pid) => procParentPidOf(pid)),
     dataDir: options.dataDir ?? '',
     ...(options.rag ? { rag: options.rag } : {}),
+    ...(options.center ? { center: options.center } : {}),
   });
   const { socketPath } = options;
   const uid = process.getuid?.();

@@ -15,6 +15,7 @@ import {
   issuedGrant,
   requestSummary,
 } from '@arslan/vault-mcp';
+import { type CenterSeam, DEVICE_LOCAL_OPS } from './center-seam';
 import { toIpcErrorBody } from './ipc-error.mapper';
 import { type SessionPolicy } from './session-policy';
 import { WriteQueue } from './write-queue';
@@ -31,6 +32,8 @@ export interface VaultRequestHandlerDeps {
   dataDir: string;
   /** Retrieval (RAG-*); without it the RAG ops answer `bad_request`. */
   rag?: RagService;
+  /** Configured Centers (CTR-*); absent = a standalone daemon. */
+  center?: CenterSeam;
 }
 
 export class VaultRequestHandler {
@@ -129,14 +132,45 @@ export class VaultRequestHandler {
     };
   }
 
+  /** CTR-1, CTR-7/8: Center rules that come before any local handling. */
+  private centerRoute(request: VaultRequest): Promise<unknown> | undefined {
+    const center = this.deps.center;
+    if (!center) return undefined;
+    // CTR-1; restoring into this data dir is a self-initialisation too. Both are allowed only as
+    // an enrollment: a ticket-mode Center's enrollment ticket, redeemed first (see `enroll`).
+    if (request.op === 'init' || request.op === 'restore') {
+      if (center.redeemEnrollmentTicket && request.args.center_ticket !== undefined) return undefined;
+      throw new IpcError(
+        'center_managed',
+        center.redeemEnrollmentTicket
+          ? 'a Center is configured: creating the store here needs its enrollment ticket (CTR-1)'
+          : 'a Center is configured: this device cannot initialise a vault by itself (CTR-1)',
+      );
+    }
+    if (center.forward && !DEVICE_LOCAL_OPS.has(request.op)) return center.forward(request);
+    return undefined;
+  }
+
   private async dispatch(request: VaultRequest, caller: Caller): Promise<unknown> {
     const { service, policy } = this.deps;
+    const forwarded = this.centerRoute(request);
+    if (forwarded) return forwarded;
     switch (request.op) {
       case 'status':
         return this.status(caller);
-      case 'init':
-        return this.write(() => this.data(() => service.init(request.args.password)));
+      case 'init': {
+        const { password, center_ticket } = request.args;
+        return this.write(async () => {
+          await this.enroll(center_ticket);
+          return this.data(() => service.init(password));
+        });
+      }
       case 'unlock':
+        // CTR-4: a valid unlock ticket first (it permits a local password unlock and nothing else).
+        if (this.deps.center?.checkUnlockTicket)
+          await this.deps.center.checkUnlockTicket(request.args.center_ticket);
+        else if (request.args.center_ticket !== undefined)
+          throw new IpcError('bad_request', 'no ticket-mode Center is configured');
         return this.write(() =>
           this.passwordAttempt(async () => {
             await service.unlock(request.args.password);
@@ -180,8 +214,13 @@ export class VaultRequestHandler {
           this.requireSudo(caller);
           return this.data(() => service.backup(request.args));
         });
-      case 'restore':
-        return this.write(() => this.data(() => service.restore(request.args)));
+      case 'restore': {
+        const { center_ticket, ...restore } = request.args;
+        return this.write(async () => {
+          await this.enroll(center_ticket);
+          return this.data(() => service.restore(restore));
+        });
+      }
       case 'shutdown':
         return this.write(() => ({}));
       case 'vault_list':
@@ -223,11 +262,14 @@ export class VaultRequestHandler {
         return this.data(() => this.ragService().ask(request.args));
       // MCP grants. Terminal ops act as the local member (this OS user, IPC-6); `mcp_call` acts
       // only through the capability it carries and never looks at sudo (MCP-7, MCP-10).
-      case 'mcp_grant_issue':
+      case 'mcp_grant_issue': {
+        const bounds = await this.mcpTicketBounds(request.args);
         return this.write(() =>
           this.data(() => {
             const { vault, minutes, scope } = request.args;
             const registry = this.mcp.ensureGrants();
+            if (bounds && (minutes > bounds.maxMinutes || Date.now() + minutes * 60_000 > bounds.notAfter))
+              throw new IpcError('forbidden', 'the grant would outlive its MCP-grant ticket (CTR-3)');
             const issued = registry.issue({
               context: service.grantContext(vault),
               scope: scope ?? 'read',
@@ -237,6 +279,7 @@ export class VaultRequestHandler {
             return issuedGrant(issued);
           }),
         );
+      }
       case 'mcp_grant_list':
         return this.write(() =>
           this.data(() => {
@@ -283,6 +326,48 @@ export class VaultRequestHandler {
       default:
         return assertUnreachable(request);
     }
+  }
+
+  /**
+   * CTR-1: with a Center configured, `init`/`restore` reach here only with an enrollment ticket.
+   * Runs inside the write queue: an existing store is refused before the single-use ticket is
+   * spent, and a refused ticket leaves nothing written locally.
+   */
+  private async enroll(ticket: string | undefined): Promise<void> {
+    const center = this.deps.center;
+    if (!center) {
+      if (ticket !== undefined) throw new IpcError('bad_request', 'no ticket-mode Center is configured');
+      return;
+    }
+    if (!center.redeemEnrollmentTicket || ticket === undefined)
+      throw new IpcError('center_managed', 'a Center is configured: an enrollment ticket is needed (CTR-1)');
+    if (this.deps.service.state().initialized)
+      throw new IpcError('already_initialized', 'this data directory already holds a store');
+    await center.redeemEnrollmentTicket(ticket);
+  }
+
+  /**
+   * CTR-3: with a ticket-mode Center, a local MCP grant needs an MCP-grant ticket (redeemed, so
+   * consumed, before anything local happens) and stays within its bounds.
+   */
+  private async mcpTicketBounds(args: {
+    vault: string;
+    scope?: 'read' | 'read_write' | 'read_write_delete';
+    center_ticket?: string;
+  }): Promise<{ notAfter: number; maxMinutes: number } | null> {
+    const center = this.deps.center;
+    if (!center?.redeemMcpGrantTicket) {
+      if (args.center_ticket !== undefined)
+        throw new IpcError('bad_request', 'no ticket-mode Center is configured');
+      return null;
+    }
+    // Do not spend a single-use ticket on a grant that cannot be issued anyway.
+    if (!this.unlocked()) throw new IpcError('locked', 'the vault is locked');
+    const bounds = await center.redeemMcpGrantTicket(args.center_ticket, args.vault);
+    const order = ['read', 'read_write', 'read_write_delete'] as const;
+    if (order.indexOf(args.scope ?? 'read') > order.indexOf(bounds.maxScope))
+      throw new IpcError('forbidden', `the MCP-grant ticket allows at most scope ${bounds.maxScope} (CTR-3)`);
+    return bounds;
   }
 
   /** GRANT-13 / REQ-10/11: periodic purge while unlocked (called by the server's sweep). */

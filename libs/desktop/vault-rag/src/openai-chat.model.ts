@@ -2,7 +2,8 @@
 // egress rules as the remote embedder (EGRESS-3..9): HTTPS or loopback HTTP (`checkEndpointUrl`), no
 // redirects, bounded retries on connect/read failures, 429 and 502/503/504, the API key only from the
 // environment variable named in the config and only in the Authorization header (never in URLs,
-// messages or errors). TLS verification cannot be turned off. All of that is the shared
+// messages or errors). TLS verification cannot be turned off; loopback never uses a proxy, other hosts
+// follow the proxy environment variables (EGRESS-5). All of that is the shared
 // `createEgressJsonClient` (no Retry-After, no wait cap here). The model gets no tools (RAG-24).
 import { type ChatModel } from '@arslan/retrieval';
 import { EmbedderError, checkEndpointUrl, createEgressJsonClient } from '@arslan/retrieval-node';

@@ -164,14 +164,41 @@ describe('search (RAG-8..12)', () => {
     expect(result.chunks[0]?.text).toBe('gamma delta');
   });
 
-  it('EGRESS-11: a device-only vault never sends text to a non-local embedder', async () => {
+  it('EGRESS-11: a device-only vault never sends text to a non-local embedder; without an explicit kind it answers lexically and says so', async () => {
     const embedder = fakeEmbedder(false);
     const { vault, rag } = await setup({ embedder: 'remote' }, { embedderFactory: async () => embedder });
     vault.vaultCreate({ name: 'secret', device_only: true });
     write(vault, 'x', 'confidential otter plans', 'secret');
-    const result = await rag.retrieve('retrieve', { vault: 'secret', query: 'otter', kind: 'vector' });
+    const result = await rag.retrieve('retrieve', { vault: 'secret', query: 'otter' });
     expect(result.kind).toBe('lexical');
+    expect(result.chunks).toHaveLength(1);
+    expect((await rag.search({ vault: 'secret', query: 'otter', kind: 'lexical' })).kind).toBe('lexical');
     expect(embedder.calls).toBe(0);
+  });
+
+  it('EGRESS-11: an explicit vector or hybrid search of a device-only vault with a remote embedder is refused before inference', async () => {
+    const embedder = fakeEmbedder(false);
+    const { vault, rag } = await setup({ embedder: 'remote' }, { embedderFactory: async () => embedder });
+    vault.vaultCreate({ name: 'secret', device_only: true });
+    write(vault, 'x', 'confidential otter plans', 'secret');
+    for (const kind of ['vector', 'hybrid'] as const) {
+      await expect(rag.retrieve('rag_search', { vault: 'secret', query: 'otter', kind })).rejects.toThrow(
+        code('egress_refused'),
+      );
+      await expect(rag.search({ vault: 'secret', query: 'otter', kind })).rejects.toThrow(
+        code('egress_refused'),
+      );
+    }
+    expect(embedder.calls).toBe(0);
+    expect(vault.auditEntries().some((e) => e.kind === 'inference')).toBe(false);
+    // A local embedder stays allowed for the same vault (EGRESS-11: local inference).
+    const local = fakeEmbedder(true);
+    const ok = await setup({ embedder: 'onnx' }, { embedderFactory: async () => local });
+    ok.vault.vaultCreate({ name: 'secret', device_only: true });
+    write(ok.vault, 'x', 'confidential otter plans', 'secret');
+    expect(
+      (await ok.rag.retrieve('retrieve', { vault: 'secret', query: 'otter', kind: 'hybrid' })).kind,
+    ).toBe('hybrid');
   });
 });
 

@@ -34,7 +34,8 @@ import {
   type VaultSearchCache,
   USE_LITE_ID,
   createJiebaSegmenter,
-  createOnnxEmbedder,
+  createLocalDirEmbedder,
+  queryEmbedderOf,
   createRemoteEmbedder,
   createSearchCache,
   createUseLiteEmbedder,
@@ -314,10 +315,22 @@ export function createRagService(options: RagServiceOptions): RagService {
     op: string,
     documents: boolean,
   ) {
+    if (args.kind !== undefined && args.kind !== 'lexical' && entry.stamp.device_only) {
+      // EGRESS-11: vectors were asked for explicitly, but this vault's embedder is off the device:
+      // refuse before any inference instead of quietly answering lexically. (Without an explicit
+      // kind the search falls back to lexical and says so in `kind`.)
+      const configured = config.embedder === 'none' ? null : await embedderInstance();
+      if (configured !== null && !configured.local)
+        throw new IpcError(
+          'egress_refused',
+          `vault ${entry.stamp.vault} is device-only: the embedding endpoint is not on loopback (search with kind "lexical")`,
+        );
+    }
     const e = entry.vectors ? await embedderFor(entry.stamp) : null;
     const retriever = createRetriever({
       lexical: entry.handle.lexical,
-      ...(e && entry.handle.vector ? { vector: entry.handle.vector, embedder: e } : {}),
+      // Asymmetric models (EmbeddingGemma) embed queries with their query prompt.
+      ...(e && entry.handle.vector ? { vector: entry.handle.vector, embedder: queryEmbedderOf(e) } : {}),
       segmenter,
     });
     const kind = args.kind ?? 'hybrid';
@@ -530,7 +543,8 @@ async function defaultEmbedder(config: RagServiceConfig): Promise<Embedder | nul
     case 'onnx':
       if (!config.localModelDir)
         throw new IpcError('bad_request', 'embedder = "onnx" needs rag.local_model_dir');
-      return createOnnxEmbedder({ modelDir: config.localModelDir });
+      // RAG-16: the EmbeddingGemma export layout runs as EmbeddingGemma, else a WordPiece model.
+      return createLocalDirEmbedder(config.localModelDir);
     case 'remote': {
       const r = config.remote;
       if (!r) throw new IpcError('bad_request', 'embedder = "remote" needs [rag.remote]');

@@ -3,7 +3,7 @@
 // (each row carries its index fields: revision-rows.ts), so a write never re-encrypts anything
 // that grows with the vault.
 import { ASSET_KINDS, type AssetKind } from '@arslan/protocol';
-import type { RevisionRow } from './revision-rows';
+import { decodeStoredRow } from './revision-rows';
 import { serviceError } from './vault-service.errors';
 import type { StoredRevisionRow } from './vault-store';
 
@@ -86,27 +86,11 @@ function parseSnapshotHead(h: unknown): HeadInfo {
   return { id, tombstone: tomb === 1, created_at: createdAt, title, ...(kind === undefined ? {} : { kind }) };
 }
 
-/** The index fields of a stored revision row (revision-rows.ts). */
-export function metaOfRevisionRow(value: unknown): MetaRow {
-  const row = value as Partial<RevisionRow> | null;
-  const rev = (typeof row === 'object' && row !== null ? row.revision : undefined) as
-    Partial<RevisionRow['revision']> | undefined;
-  if (
-    typeof row !== 'object' ||
-    row === null ||
-    typeof rev !== 'object' ||
-    rev === null ||
-    !isStr(row.vault_id) ||
-    !isInt(row.created_at) ||
-    !isStr(row.title) ||
-    !isKind(row.kind) ||
-    !isStr(rev.id) ||
-    !isStr(rev.asset_id) ||
-    !Array.isArray(rev.parents) ||
-    !rev.parents.every(isStr) ||
-    typeof rev.tombstone !== 'boolean'
-  )
-    throw serviceError('corrupt', 'revision row shape');
+/** The index fields of a stored (opened) revision row (revision-rows.ts); wipes `plain`. */
+export function metaOfRevisionRow(plain: Uint8Array): MetaRow {
+  const row = decodeStoredRow(plain);
+  if (!isKind(row.kind)) throw serviceError('corrupt', 'revision row kind');
+  const rev = row.revision;
   return {
     vault_id: row.vault_id,
     asset_id: rev.asset_id,

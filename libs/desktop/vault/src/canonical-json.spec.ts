@@ -13,4 +13,19 @@ describe('canonicalJson (AUD-1 entry hashing)', () => {
       expect(() => canonicalJson(value)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
     },
   );
+
+  it('names the path of the offending value and refuses array holes', () => {
+    expect(() => canonicalJson({ a: [1, { b: [0, Number.POSITIVE_INFINITY] }] })).toThrow('$.a[1].b[1]');
+    expect(() => canonicalJson([1, , 2])).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+  });
+
+  it('encodes large scalar arrays like JSON.stringify (snapshot fast path)', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => [
+      `id-${i}`,
+      i,
+      i * 1.5,
+      [[`h${i}`, 0, i, 't"\\n', 'memory']],
+    ]);
+    expect(canonicalJson(rows)).toBe(JSON.stringify(rows));
+  });
 });

@@ -12,9 +12,11 @@ export function storePath(dir: string): string {
 
 /**
  * revisions: one append-only row per stored revision (the write hot path: one B-tree append
- * plus one small index entry per commit). `seq` = 1, 2, … (row number, counted by the
- * checkpoint); `lookup` = keyed hash of the revision id (revision-lookup.ts), so reads by id
- * need no plaintext id; `value` = the sealed row, AAD `revisions/rev.<seq, 12 digits>`.
+ * per commit, no index). `seq` = 1, 2, … (row number, counted by the checkpoint); `lookup` =
+ * keyed hash of the revision id, so reads by id need no plaintext id: the store maps lookup →
+ * seq in memory (vault-store.ts, built on first use after unlock from this column), which
+ * saved the random index leaf every commit dirtied (~9 KiB of journal + database writes);
+ * `value` = the sealed row, AAD `revisions/rev.<seq, 12 digits>`.
  */
 export const REVISIONS_SQL = `
 CREATE TABLE IF NOT EXISTS revisions (
@@ -22,7 +24,6 @@ CREATE TABLE IF NOT EXISTS revisions (
   lookup BLOB NOT NULL,
   value BLOB NOT NULL
 ) STRICT;
-CREATE UNIQUE INDEX IF NOT EXISTS revisions_lookup ON revisions (lookup);
 `;
 
 /**
@@ -68,9 +69,12 @@ export function auditLabel(seq: number): SealedValueLabel {
 export const AUDIT_PURPOSE_FROM = 'audit.';
 export const AUDIT_PURPOSE_TO = 'audit/';
 
+/** The store's own blocks of revision lookups (revision-lookups.ts), counted as extra rows. */
+const LOOKUPS_PREFIX = 'lookups.';
+
 /**
  * Extra rows of `state` (commitState options.rows): any sealed-value purpose except
- * the reserved `vault-state`, `device-keys` and `audit.*`.
+ * the reserved `vault-state`, `device-keys`, `audit.*` and `lookups.*`.
  */
 export function isExtraRowPurpose(purpose: unknown): purpose is string {
   return (
@@ -78,7 +82,8 @@ export function isExtraRowPurpose(purpose: unknown): purpose is string {
     /^[a-z0-9_.-]{1,64}$/.test(purpose) &&
     purpose !== STATE_LABEL.purpose &&
     purpose !== DEVICE_KEYS_LABEL.purpose &&
-    !purpose.startsWith(AUDIT_PURPOSE_FROM)
+    !purpose.startsWith(AUDIT_PURPOSE_FROM) &&
+    !purpose.startsWith(LOOKUPS_PREFIX)
   );
 }
 
@@ -92,7 +97,9 @@ export function isExtraRowRange(from: string, to: string): boolean {
     !within(STATE_LABEL.purpose) &&
     !within(DEVICE_KEYS_LABEL.purpose) &&
     !within(AUDIT_PURPOSE_FROM) &&
-    !(from >= AUDIT_PURPOSE_FROM && from < AUDIT_PURPOSE_TO)
+    !(from >= AUDIT_PURPOSE_FROM && from < AUDIT_PURPOSE_TO) &&
+    !within(LOOKUPS_PREFIX) &&
+    !(from >= LOOKUPS_PREFIX && from < 'lookups/')
   );
 }
 

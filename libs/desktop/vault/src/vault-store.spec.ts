@@ -86,7 +86,7 @@ describe('init / open / unlock (VAULT-1, -2, -4, -5, -12, -16)', () => {
       expect(tables).toEqual(['checkpoints', 'header', 'revisions', 'state']);
       expect(
         db.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL").pluck().all(),
-      ).toEqual(['revisions_lookup']);
+      ).toEqual([]);
       const header = db.prepare('SELECT * FROM header').all() as Record<string, unknown>[];
       expect(header).toHaveLength(1);
       expect(header[0]!['format_version']).toBe(1);
@@ -181,16 +181,21 @@ describe('at rest (VAULT-2, -3, -6)', () => {
     const { dir, store } = await freshStore();
     const id = `rev-${MARKER}`;
     const generation = store.generation;
-    store.appendRows([], [{ id, value: { note: MARKER } }]);
-    store.appendRows([], [{ id: 'second', value: 2 }]);
+    const first = Buffer.from(`note ${MARKER}`, 'utf8');
+    const second = Uint8Array.of(2);
+    store.appendRows([], [{ id, value: first }]);
+    store.appendRows([], [{ id: 'second', value: second }]);
     expect(store.generation).toBe(generation + 2);
     expect(store.revisionCount).toBe(2);
-    expect(store.readRevision(id)).toEqual({ seq: 1, value: { note: MARKER } });
-    expect(store.readRevision('second')).toEqual({ seq: 2, value: 2 });
+    expect(store.readRevision(id)).toEqual({ seq: 1, value: new Uint8Array(first) });
+    expect(store.readRevision('second')).toEqual({ seq: 2, value: second });
     expect(store.readRevision('absent')).toBeUndefined();
-    expect(store.readRevisionsAfter(1)).toEqual([{ seq: 2, value: 2 }]);
-    expect(() => store.appendRows([], [{ id: 'second', value: 3 }])).toThrow(
+    expect(store.readRevisionsAfter(1)).toEqual([{ seq: 2, value: second }]);
+    expect(() => store.appendRows([], [{ id: 'second', value: Uint8Array.of(3) }])).toThrow(
       expect.objectContaining({ code: 'commit_failed' }),
+    );
+    expect(() => store.appendRows([], [{ id: 'third', value: 3 as unknown as Uint8Array }])).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
     );
     expect(store.revisionCount).toBe(2);
     // neither the value nor the id is on disk
@@ -245,7 +250,7 @@ describe('at rest (VAULT-2, -3, -6)', () => {
           );
       }
       s = await reopen();
-      expect(s.readRevision('second')).toEqual({ seq: 2, value: 2 });
+      expect(s.readRevision('second')).toEqual({ seq: 2, value: second });
     } finally {
       db.close();
     }

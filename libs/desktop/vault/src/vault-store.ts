@@ -2,7 +2,7 @@
 // VAULT-1/2/5/6/11/12/13/15/19 and AUD-1/2 (local). Layout: README.md, store-schema.ts.
 import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
-import { bytesToHex, utf8DecodeStrict, utf8Encode, wipe } from '@arslan/util';
+import { bytesToHex, isBytes, utf8DecodeStrict, utf8Encode, wipe } from '@arslan/util';
 import {
   type KeyringHeader,
   type PasswordKdf,
@@ -53,6 +53,13 @@ import {
 } from './sealed-values';
 import { forgetEd25519SigningKeys, useNodeEd25519 } from './node-ed25519';
 import { openNative, sealNative } from './native-sealed';
+import {
+  LOOKUP_BYTES,
+  LOOKUP_PURPOSE_FROM,
+  LOOKUP_PURPOSE_TO,
+  RevisionLookups,
+  type SealedBlockRow,
+} from './revision-lookups';
 import { readHeader } from './store-header';
 import { VaultStoreError, type VaultStoreErrorCode, toStoreError } from './vault-store.errors';
 
@@ -89,6 +96,8 @@ interface Session {
   revisionCount: number;
   /** HMAC key of the `revisions.lookup` column (derived from the master key; wiped on lock). */
   lookupKey: Buffer;
+  /** lookup → seq of every revision row (revision-lookups.ts); loaded on first use. */
+  lookups: RevisionLookups | undefined;
 }
 
 /** One extra sealed row written with a state commit (its purpose is in the AAD). */
@@ -100,13 +109,14 @@ export interface SealedRowInput {
 /** One revision row (append-only `revisions` table), found again by `id`. */
 export interface RevisionRowInput {
   id: string;
-  value: JsonValue;
+  /** The row plaintext (vault-core `encodeRevisionRow`), sealed as it is. */
+  value: Uint8Array;
 }
 
-/** A revision row as stored: its row number and opened value. */
+/** A revision row as stored: its row number and opened plaintext (the caller decodes and wipes it). */
 export interface StoredRevisionRow {
   seq: number;
-  value: JsonValue;
+  value: Uint8Array;
 }
 
 export interface CommitOptions {
@@ -117,8 +127,6 @@ export interface CommitOptions {
 }
 
 const LOOKUP_KEY_INFO = 'memories/revision-lookup/v1';
-/** Bytes of the keyed revision-id hash kept in `revisions.lookup`. */
-const LOOKUP_BYTES = 16;
 
 /**
  * Opens the store of `dir` (locked: no keys in memory) and takes the exclusive
@@ -152,6 +160,12 @@ interface ValueRow {
   value: Buffer;
 }
 
+interface SealedRevision {
+  seq: number;
+  lookup: Buffer;
+  sealed: Uint8Array;
+}
+
 interface RevisionDbRow {
   seq: number;
   value: Buffer;
@@ -181,6 +195,7 @@ export class VaultStore {
   private readonly deleteRange: Database.Statement;
   private readonly insertRevision: Database.Statement;
   private readonly selectRevision: Database.Statement;
+  private readonly selectLookupsAfter: Database.Statement<[number], [number, Buffer]>;
   private readonly selectRevisionsAfter: Database.Statement;
   private readonly countRevisions: Database.Statement;
 
@@ -213,7 +228,10 @@ export class VaultStore {
     this.countRange = db.prepare('SELECT COUNT(*) AS n FROM state WHERE purpose >= ? AND purpose < ?');
     this.deleteRange = db.prepare('DELETE FROM state WHERE purpose >= ? AND purpose < ?');
     this.insertRevision = db.prepare('INSERT INTO revisions (seq, lookup, value) VALUES (?, ?, ?)');
-    this.selectRevision = db.prepare('SELECT seq, value FROM revisions WHERE lookup = ?');
+    this.selectRevision = db.prepare('SELECT seq, value FROM revisions WHERE seq = ?');
+    this.selectLookupsAfter = db
+      .prepare('SELECT seq, lookup FROM revisions WHERE seq > ? ORDER BY seq')
+      .raw() as Database.Statement<[number], [number, Buffer]>;
     this.selectRevisionsAfter = db.prepare('SELECT seq, value FROM revisions WHERE seq > ? ORDER BY seq');
     this.countRevisions = db.prepare('SELECT COUNT(*) AS n, COALESCE(MAX(seq), 0) AS m FROM revisions');
   }
@@ -335,9 +353,9 @@ export class VaultStore {
   private writeState(s: Session, next: unknown, options: CommitOptions): number {
     if (!isJsonObject(next)) throw new VaultStoreError('invalid_argument', 'state must be an object');
     const sealedRows = this.sealRows(s, options.rows ?? []);
-    const sealedRevisions = this.sealRevisions(s, options.revisions ?? []);
+    const { sealedRevisions, blockRows } = this.sealRevisions(s, options.revisions ?? []);
     const generation = s.generation + 1;
-    const rowCount = s.rowCount + sealedRows.length;
+    const rowCount = s.rowCount + sealedRows.length + blockRows.length;
     const revisionCount = s.revisionCount + sealedRevisions.length;
     const text = canonicalJson({ generation, value: next });
     const statePlain = utf8Encode(text);
@@ -360,10 +378,12 @@ export class VaultStore {
     this.transact('commit_failed', () => {
       for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
       for (const row of sealedRevisions) this.insertRevision.run(row.seq, row.lookup, row.sealed);
+      for (const row of blockRows) this.insertState.run(row.purpose, row.value);
       this.upsertState.run(STATE_LABEL.purpose, sealedState);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
     });
     s.value = (JSON.parse(text) as { value: JsonObject }).value;
+    s.lookups?.commit(sealedRevisions, blockRows.length);
     s.generation = generation;
     s.stateGeneration = generation;
     s.stateSha256 = stateSha256;
@@ -380,9 +400,9 @@ export class VaultStore {
   appendRows(rows: readonly SealedRowInput[], revisions: readonly RevisionRowInput[] = []): number {
     const s = this.requireSession();
     const sealedRows = this.sealRows(s, rows);
-    const sealedRevisions = this.sealRevisions(s, revisions);
+    const { sealedRevisions, blockRows } = this.sealRevisions(s, revisions);
     const generation = s.generation + 1;
-    const rowCount = s.rowCount + sealedRows.length;
+    const rowCount = s.rowCount + sealedRows.length + blockRows.length;
     const revisionCount = s.revisionCount + sealedRevisions.length;
     const sealedCheckpoint = this.sealCheckpoint(s, {
       generation,
@@ -396,8 +416,10 @@ export class VaultStore {
     this.transact('commit_failed', () => {
       for (const row of sealedRows) this.insertState.run(row.purpose, row.sealed);
       for (const row of sealedRevisions) this.insertRevision.run(row.seq, row.lookup, row.sealed);
+      for (const row of blockRows) this.insertState.run(row.purpose, row.value);
       this.upsertCheckpoint.run(HEAD_CHECKPOINT_LABEL.purpose, sealedCheckpoint);
     });
+    s.lookups?.commit(sealedRevisions, blockRows.length);
     s.generation = generation;
     s.rowCount = rowCount;
     s.revisionCount = revisionCount;
@@ -471,21 +493,47 @@ export class VaultStore {
   private sealRevisions(
     s: Session,
     revisions: readonly RevisionRowInput[],
-  ): { seq: number; lookup: Buffer; sealed: Uint8Array }[] {
-    return revisions.map((row, i) => {
+  ): { sealedRevisions: SealedRevision[]; blockRows: SealedBlockRow[] } {
+    if (revisions.length === 0) return { sealedRevisions: [], blockRows: [] };
+    const lookups = this.ensureLookups(s);
+    const sealedRevisions = revisions.map((row, i) => {
       if (typeof row?.id !== 'string' || row.id.length === 0)
         throw new VaultStoreError('invalid_argument', 'revision row id');
+      if (!isBytes(row.value))
+        throw new VaultStoreError('invalid_argument', 'revision row value must be bytes');
       const seq = s.revisionCount + i + 1;
       return {
         seq,
         lookup: this.revisionLookup(s, row.id),
-        sealed: sealJson(s.masterKey, row.value, revisionLabel(seq), this.random, false),
+        sealed: sealNative(s.masterKey, row.value, revisionLabel(seq), this.random),
       };
     });
+    const blockRows = lookups.prepare(sealedRevisions, (plain, label) =>
+      sealNative(s.masterKey, plain, label, this.random),
+    );
+    return { sealedRevisions, blockRows };
   }
 
   private revisionLookup(s: Session, id: string): Buffer {
     return createHmac('sha256', s.lookupKey).update(id).digest().subarray(0, LOOKUP_BYTES);
+  }
+
+  /** The lookup → seq map of this unlock (revision-lookups.ts), loaded on first use. */
+  private ensureLookups(s: Session): RevisionLookups {
+    if (s.lookups) return s.lookups;
+    const blocks = this.selectAudit.all(LOOKUP_PURPOSE_FROM, LOOKUP_PURPOSE_TO) as ValueRow[];
+    try {
+      s.lookups = RevisionLookups.load(
+        blocks,
+        (sealed, label) => openNative(s.masterKey, sealed, label),
+        (after) => this.selectLookupsAfter.iterate(after),
+      );
+    } catch (error) {
+      throw toStoreError(error, 'corrupt', 'revision lookups');
+    }
+    if (s.lookups.nextSeq() !== s.revisionCount + 1)
+      throw new VaultStoreError('corrupt', 'revision lookups do not match the revision rows');
+    return s.lookups;
   }
 
   /**
@@ -496,7 +544,9 @@ export class VaultStore {
     const s = this.requireSession();
     if (typeof id !== 'string' || id.length === 0)
       throw new VaultStoreError('invalid_argument', 'revision id');
-    const row = this.selectRevision.get(this.revisionLookup(s, id)) as RevisionDbRow | undefined;
+    const seq = this.ensureLookups(s).find(this.revisionLookup(s, id));
+    if (seq === undefined) return undefined;
+    const row = this.selectRevision.get(seq) as RevisionDbRow | undefined;
     return row && this.openRevision(s, row);
   }
 
@@ -513,7 +563,7 @@ export class VaultStore {
 
   private openRevision(s: Session, row: RevisionDbRow): StoredRevisionRow {
     try {
-      return { seq: row.seq, value: openJson(s.masterKey, row.value, revisionLabel(row.seq)) as JsonValue };
+      return { seq: row.seq, value: openNative(s.masterKey, row.value, revisionLabel(row.seq)) };
     } catch (error) {
       throw toStoreError(error, 'corrupt', 'a revision row failed to open');
     }
@@ -754,6 +804,7 @@ export class VaultStore {
       rowCount,
       revisionCount,
       lookupKey: createHmac('sha256', masterKey).update(LOOKUP_KEY_INFO).digest(),
+      lookups: undefined,
     };
   }
 

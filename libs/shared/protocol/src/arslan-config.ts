@@ -71,7 +71,102 @@ export const agentConfigSchema = z.strictObject({
   model: modelName,
   api_key_env: envName.optional(),
   tier: z.enum(AGENT_TIERS).optional(),
+  /** KNOW-05: the vault the agent's `recall` tool searches; without it there is no `recall`. */
+  recall_vault: z
+    .string()
+    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'vault names are 1-64 of a-z 0-9 . _ -')
+    .optional(),
 });
+
+/** `[[centers]]` (CTR-1..8): a Center's name, URL and mode; its credential only by reference. */
+export const CENTER_MODES = ['ticket', 'saas'] as const;
+export type CenterMode = (typeof CENTER_MODES)[number];
+
+/** Loopback by literal host only (never DNS): `localhost`, 127.0.0.0/8, `[::1]`. */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host === '[::1]' ||
+    host === '::1' ||
+    /^127\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)\.(25[0-5]|2[0-4]\d|1?\d?\d)$/.test(host)
+  );
+}
+
+/** HTTPS, or plain HTTP to a loopback host; no credentials, query or fragment (messages never echo it). */
+export function centerUrlProblem(raw: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return 'must be an absolute URL';
+  }
+  if (url.username !== '' || url.password !== '') return 'must not carry credentials';
+  if (url.search !== '' || url.hash !== '') return 'must not carry a query or fragment';
+  if (url.protocol === 'https:') return null;
+  if (url.protocol === 'http:')
+    return isLoopbackHost(url.hostname) ? null : 'plain http is allowed only for loopback hosts';
+  return 'must be an https URL';
+}
+
+const centerUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .superRefine((raw, ctx) => {
+    const problem = centerUrlProblem(raw);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem });
+  });
+
+export const centerConfigSchema = z
+  .strictObject({
+    name: z.string().regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'center names are 1-64 of a-z 0-9 . _ -'),
+    url: centerUrl,
+    /** Default `ticket` (CTR-2). */
+    mode: z.enum(CENTER_MODES).optional(),
+    /** The Center's vault id this device belongs to (unlock tickets must name it); default `personal`. */
+    vault: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/, 'invalid vault id')
+      .optional(),
+    /** The member credential, by environment variable name (CFG-6): never inline. */
+    credential_env: envName.optional(),
+    /** ...or a file of mode 0600 holding it (relative to the config file). */
+    credential_file: z.string().min(1).max(4096).optional(),
+    /** Per-request deadline; default 10000. */
+    timeout_ms: z.number().int().min(100).max(120_000).optional(),
+  })
+  .superRefine((center, ctx) => {
+    if (center.credential_env !== undefined && center.credential_file !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credential_file'],
+        message: 'give credential_env or credential_file, not both',
+      });
+    if (center.mode === 'saas' && center.credential_env === undefined && center.credential_file === undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['credential_env'],
+        message: 'a saas center needs credential_env or credential_file',
+      });
+  });
+
+const centersSchema = z
+  .array(centerConfigSchema)
+  .max(16)
+  .superRefine((centers, ctx) => {
+    const names = new Set<string>();
+    centers.forEach((c, i) => {
+      if (names.has(c.name))
+        ctx.addIssue({ code: 'custom', path: [i, 'name'], message: 'duplicate center name' });
+      names.add(c.name);
+    });
+    // CTR-7 forwards to exactly one saas Center; which ticket Center redeems must be unambiguous too.
+    for (const mode of CENTER_MODES) {
+      if (centers.filter((c) => (c.mode ?? 'ticket') === mode).length > 1)
+        ctx.addIssue({ code: 'custom', message: `at most one ${mode} center may be configured` });
+    }
+  });
 
 export const arslanConfigSchema = z.strictObject({
   storage: z
@@ -81,11 +176,13 @@ export const arslanConfigSchema = z.strictObject({
     .optional(),
   rag: ragConfigSchema.optional(),
   agent: agentConfigSchema.optional(),
+  centers: centersSchema.optional(),
 });
 
 export type ArslanConfig = z.infer<typeof arslanConfigSchema>;
 export type RagConfigToml = z.infer<typeof ragConfigSchema>;
 export type AgentConfigToml = z.infer<typeof agentConfigSchema>;
+export type CenterConfigToml = z.infer<typeof centerConfigSchema>;
 
 export type ConfigParseResult = { ok: true; config: ArslanConfig } | { ok: false; problem: string };
 

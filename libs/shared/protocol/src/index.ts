@@ -78,6 +78,12 @@ export {
   AGENT_TIERS,
   agentConfigSchema,
   type AgentConfigToml,
+  CENTER_MODES,
+  type CenterMode,
+  centerConfigSchema,
+  type CenterConfigToml,
+  centerUrlProblem,
+  isLoopbackHost,
 } from './arslan-config';
 export {
   MCP_TOKEN_PREFIX,

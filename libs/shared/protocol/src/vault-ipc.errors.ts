@@ -27,6 +27,11 @@ export const IPC_ERROR_CODES = [
   'unauthorized',
   'forbidden',
   'limit_reached',
+  // Centers (CTR-*).
+  'center_managed',
+  'unsupported_operation',
+  'center_unavailable',
+  'center_refused',
 ] as const;
 
 export type IpcErrorCode = (typeof IPC_ERROR_CODES)[number];
@@ -65,6 +70,14 @@ export const IPC_EXIT_CODES: Record<IpcErrorCode, number> = {
   forbidden: 22,
   /** A count limit was reached (GRANT-9 active grants, REQ-9 pending requests). */
   limit_reached: 23,
+  /** CTR-1/CTR-4: a Center is configured, so local self-initialisation is refused, or a ticket is needed. */
+  center_managed: 24,
+  /** CTR-8: the saas Center does not support this operation; nothing ran locally. */
+  unsupported_operation: 25,
+  /** The Center could not be reached in time (network, timeout, redirect, 5xx); no local fallback. */
+  center_unavailable: 26,
+  /** The Center answered with an error (its code is in the message): bad ticket, scope, credential. */
+  center_refused: 27,
 };
 
 export class IpcError extends Error {

@@ -20,6 +20,8 @@ export const grantOpArgs = {
     vault: vaultName,
     minutes: grantMinutes,
     scope: localGrantScope.optional(),
+    /** CTR-3: an MCP-grant ticket, required while a ticket-mode Center is configured. */
+    center_ticket: z.string().min(1).max(256).optional(),
   }),
   mcp_grant_list: z.strictObject({ vault: vaultName.optional() }),
   mcp_grant_revoke: z.strictObject({ grant_id: grantId }),

@@ -24,6 +24,7 @@ const absolutePath = z
   .max(4096)
   .refine((p) => p.startsWith('/'), 'path must be absolute');
 const empty = z.strictObject({});
+const centerTicket = z.string().min(1).max(256);
 const ragQuery = z.string().min(1).max(2000);
 const matchMode = z.enum(['any', 'all', 'phrase']);
 const searchKind = z.enum(['lexical', 'vector', 'hybrid']);
@@ -31,8 +32,10 @@ const ragLimit = z.number().int().min(1).max(50);
 
 export const vaultOpArgs = {
   status: empty,
-  init: z.strictObject({ password }),
-  unlock: z.strictObject({ password }),
+  /** `center_ticket`: CTR-1, an enrollment ticket, required while a ticket-mode Center is configured. */
+  init: z.strictObject({ password, center_ticket: centerTicket.optional() }),
+  /** `center_ticket`: CTR-4, required while a ticket-mode Center is configured. */
+  unlock: z.strictObject({ password, center_ticket: centerTicket.optional() }),
   lock: empty,
   sudo: z.strictObject({ password }),
   vault_create: z.strictObject({ name: vaultName, device_only: z.boolean().optional() }),
@@ -59,7 +62,13 @@ export const vaultOpArgs = {
     items: z.array(z.strictObject({ title, body })).min(1).max(MAX_IMPORT_ITEMS),
   }),
   backup: z.strictObject({ path: absolutePath, backup_password: password }),
-  restore: z.strictObject({ path: absolutePath, backup_password: password, password }),
+  /** `center_ticket`: as for `init` (a restore creates the store too, CTR-1). */
+  restore: z.strictObject({
+    path: absolutePath,
+    backup_password: password,
+    password,
+    center_ticket: centerTicket.optional(),
+  }),
   audit_verify: empty,
   // Retrieval (RAG-*): every op names its vault (default `personal`) and a match mode.
   search: z.strictObject({

@@ -48,19 +48,36 @@ export {
 export { l2Normalise, maskedMeanPool, cosineSimilarity } from './embedders/vector-math';
 export { type Tokenizer, type EncodedText } from './embedders/tokenizer.port';
 export { WordPieceTokenizer, type WordPieceOptions } from './embedders/wordpiece.tokenizer';
+export {
+  HuggingFaceTokenizer,
+  HF_TOKENIZER_MAX_LENGTH_CAP,
+  type HuggingFaceTokenizerOptions,
+} from './embedders/huggingface.tokenizer';
 export { disableOnnxTelemetry, loadOnnxRuntime, ORT_TELEMETRY_ENV } from './embedders/onnx-telemetry';
 export {
   createOnnxEmbedder,
+  isQueryAwareEmbedder,
+  queryEmbedderOf,
   POOLED_OUTPUT_NAMES,
   TOKEN_OUTPUT_NAMES,
+  type EmbeddingPrompts,
   type OnnxEmbedderOptions,
+  type QueryAwareEmbedder,
 } from './embedders/onnx.embedder';
+export {
+  createLocalDirEmbedder,
+  createManifestEmbedder,
+  hasManifestLayout,
+  loadManifestTokenizer,
+  type ManifestEmbedderOptions,
+} from './embedders/manifest.embedder';
 export {
   createUseLiteEmbedder,
   USE_LITE_ID,
   USE_LITE_DIMENSIONS,
   type UseLiteEmbedder,
   type UseLiteEmbedderOptions,
+  type UseLiteThread,
 } from './embedders/use-lite.embedder';
 export {
   createRemoteEmbedder,
@@ -75,7 +92,20 @@ export {
 } from './embedders/egress-json-client';
 export { checkEndpointUrl, isLoopbackHostname, type CheckedEndpoint } from './embedders/endpoint-url.policy';
 export {
+  chooseProxy,
+  bypassesProxy,
+  describeProxy,
+  parseProxyUrl,
+  PROXY_SCHEMES,
+  type ProxyChoiceOptions,
+  type ProxyRoute,
+  type ProxyScheme,
+} from './embedders/proxy.policy';
+export { type TrustedCa } from './embedders/egress-transport';
+export {
   MODEL_MANIFESTS,
+  EMBEDDINGGEMMA_QUERY_PROMPT,
+  EMBEDDINGGEMMA_DOCUMENT_PROMPT,
   modelManifestSchema,
   type ModelManifest,
   type ModelFileEntry,

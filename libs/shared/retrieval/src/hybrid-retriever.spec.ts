@@ -183,4 +183,56 @@ describe('createRetriever', () => {
       }
     }
   });
+
+  it('RAG-14: hybrid requests the query embedding before the FTS5 query, so the two overlap', async () => {
+    const events: string[] = [];
+    const { lexical, embedder } = setup();
+    const search = lexical.search.bind(lexical);
+    lexical.search = (query, limit) => {
+      events.push('lexical');
+      return search(query, limit);
+    };
+    const embed = embedder.embed.bind(embedder);
+    embedder.embed = async (texts) => {
+      events.push('embed:start');
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      events.push('embed:done');
+      return embed(texts);
+    };
+    const overlapped = createRetriever({
+      lexical,
+      vector: setup().vector,
+      embedder,
+      segmenter,
+      rerank: false,
+    });
+    const result = await overlapped.search({ query: 'roadmap', kind: 'hybrid' });
+    expect(events).toEqual(['embed:start', 'lexical', 'embed:done']);
+    const { retriever: plain } = setup({ rerank: false });
+    const expected = await plain.search({ query: 'roadmap', kind: 'hybrid' });
+    expect(result.chunks.map((c) => [c.chunkId, c.score])).toEqual(
+      expected.chunks.map((c) => [c.chunkId, c.score]),
+    );
+  });
+
+  it('RAG-14: a failing FTS5 query fails the search without an unhandled embedding rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown): void => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { lexical, embedder } = setup();
+      lexical.search = () => {
+        throw new RetrievalError('invalid_argument', 'fts failed');
+      };
+      embedder.embed = async () => {
+        throw new Error('embedder down');
+      };
+      const { retriever } = setup({ lexical, embedder });
+      expect(await codeOf(retriever.search({ query: 'roadmap', kind: 'hybrid' }))).toBe('invalid_argument');
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
 });

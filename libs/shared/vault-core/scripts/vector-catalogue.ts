@@ -5,6 +5,7 @@ import { createEpochKey } from '../src/epoch-keys';
 import { CHUNK_SIZE } from '../src/format-constants';
 import { createKeyring } from '../src/keyring';
 import { type RevisionRecord, revisionIdOf, revisionSignedBytes, writeRevision } from '../src/revision';
+import { encodeRevisionRow, type RevisionRowFields } from '../src/revision-binary';
 import { revisionToJson } from '../src/revision-json';
 import { sealState } from '../src/sealed-state';
 import { ed25519Sign, generateDeviceKeys, generateUserIdentity } from '../src/signing';
@@ -13,10 +14,12 @@ import { testOnlyKdf, testOnlyRandom } from '../src/test-only-support';
 import type {
   EpochKeyVectorCase,
   KeyringVectorCase,
+  RevisionRowVectorCase,
   RevisionVectorCase,
   SealedStateVectorCase,
   VaultVectorCase,
 } from '../src/vector-case';
+import { revisionRowPurpose } from '../src/vector-case';
 
 const rng = testOnlyRandom;
 
@@ -412,6 +415,144 @@ function chunkCases(): RevisionVectorCase[] {
   ];
 }
 
+/** Sealed binary revision rows (desktop store `revisions` table): ok, AEAD, layout and signature cases. */
+function revisionRowCases(): RevisionRowVectorCase[] {
+  const { writer, base } = revisionSetup();
+  const seed = writer.seed;
+  const masterKey = rng('row-master').randomBytes(32);
+  const first = writer.record({}, 'rev-1');
+  const tomb = writer.record({ parents: [first.id], tombstone: true, content: new Uint8Array(0) }, 'rev-3');
+  const side = writer.record({ parents: [first.id], content: utf8Encode('concurrent edit') }, 'rev-4');
+  const merge = writer.record({ parents: [side.id, tomb.id], content: utf8Encode('merged') }, 'rev-5');
+  const fields = (revision: RevisionRecord, over: Partial<RevisionRowFields> = {}): RevisionRowFields => ({
+    vault_id: base.vault_id,
+    created_at: 1767225600123,
+    title: 'Einkaufsliste — 買い物',
+    kind: 'memory',
+    revision,
+    ...over,
+  });
+  const seal = (plain: Uint8Array, seq: number, label: string) =>
+    toBase64Url(
+      sealState(masterKey, plain, { table: 'revisions', purpose: revisionRowPurpose(seq) }, rng(label)),
+    );
+  const common = {
+    type: 'revision_row' as const,
+    master_key: bytesToHex(masterKey),
+    epoch_key: base.epoch_key,
+    allowed_devices: base.allowed_devices,
+  };
+  const ok = (description: string, seq: number, f: RevisionRowFields, content: Uint8Array) => ({
+    ...common,
+    description,
+    seq,
+    sealed: seal(encodeRevisionRow(f), seq, `row-${seq}`),
+    result: 'ok' as const,
+    row: {
+      vault_id: f.vault_id,
+      created_at: f.created_at,
+      title: f.title,
+      kind: f.kind,
+      revision: revisionToJson(f.revision),
+    },
+    content: toBase64Url(content),
+  });
+  const bad = (
+    description: string,
+    plain: Uint8Array,
+    result: RevisionRowVectorCase['result'],
+    over: Partial<RevisionRowVectorCase> = {},
+  ): RevisionRowVectorCase => ({
+    ...common,
+    description,
+    seq: 7,
+    sealed: seal(plain, 7, `row-bad-${description}`),
+    result,
+    ...over,
+  });
+  const row = encodeRevisionRow(fields(first));
+  // Offsets in `row`: version(1) ‖ lp(vault_id) ‖ u64 ‖ lp(title) ‖ lp(kind), then the revision.
+  const titleBytes = utf8Encode(fields(first).title).length;
+  const rev = 1 + 4 + utf8Encode(base.vault_id).length + 8 + 4 + titleBytes + 4 + 'memory'.length;
+  const assetIdBytes = utf8Encode(first.asset_id).length;
+  const afterParents = rev + 1 + 32 + 4 + assetIdBytes + 4; // no parents in `first`
+  const tombstoneAt = afterParents + 32;
+  const chunkCountAt = tombstoneAt + 1 + 4 + 32 + 72;
+  const chunkAt = chunkCountAt + 4 + 4;
+  const patch = (bytes: Uint8Array, at: number, value: number) => {
+    const out = bytes.slice();
+    out[at] = value;
+    return out;
+  };
+  const mergeRow = encodeRevisionRow(fields(merge));
+  const mergeParentsAt = rev + 1 + 32 + 4 + assetIdBytes + 4;
+  const swappedParents = mergeRow.slice();
+  swappedParents.set(mergeRow.subarray(mergeParentsAt + 32, mergeParentsAt + 64), mergeParentsAt);
+  swappedParents.set(mergeRow.subarray(mergeParentsAt, mergeParentsAt + 32), mergeParentsAt + 32);
+  const resignedFlip = encodeRevisionRow(
+    fields(resign({ ...first, chunks: [flip(first.chunks[0] as Uint8Array, 50)] }, seed)),
+  );
+  const sealedFirst = ok(
+    'ok: memory row at seq 1, non-ASCII title',
+    1,
+    fields(first),
+    utf8Encode('Hello, 世界 — first revision'),
+  );
+  const sealedBytes = fromB64(sealedFirst.sealed);
+  return [
+    sealedFirst,
+    ok(
+      'ok: tombstone row of a card at seq 2',
+      2,
+      fields(tomb, { title: '', kind: 'card' }),
+      new Uint8Array(0),
+    ),
+    ok('ok: merge row (two parents) at seq 3', 3, fields(merge, { created_at: 0 }), utf8Encode('merged')),
+    {
+      ...sealedFirst,
+      description: 'AUD-2: row moved to seq 2 (AAD binds the row number)',
+      seq: 2,
+      result: 'tampered',
+      row: undefined,
+      content: undefined,
+    },
+    {
+      ...sealedFirst,
+      description: 'VAULT-6: sealed byte flipped',
+      sealed: toBase64Url(flip(sealedBytes, 40)),
+      result: 'tampered',
+      row: undefined,
+      content: undefined,
+    },
+    bad('malformed: trailing byte', Uint8Array.of(...row, 0), 'malformed'),
+    bad('malformed: last byte missing', row.slice(0, -1), 'malformed'),
+    bad('malformed: row version 2', patch(row, 0, 2), 'malformed'),
+    bad('malformed: binary revision version 2', patch(row, rev, 2), 'malformed'),
+    bad('malformed: tombstone byte 2', patch(row, tombstoneAt, 2), 'malformed'),
+    bad('malformed: chunk count past the end', patch(row, chunkCountAt, 0x7f), 'malformed'),
+    bad(
+      'malformed: title not UTF-8',
+      patch(row, 1 + 4 + utf8Encode(base.vault_id).length + 8 + 4, 0xff),
+      'malformed',
+    ),
+    bad('malformed: kind not lowercase', patch(row, rev - 6, 0x4d), 'malformed'),
+    bad('malformed: parents not ascending', swappedParents, 'malformed'),
+    bad('malformed: empty row', new Uint8Array(0), 'malformed'),
+    bad(
+      'VAULT-10: chunk byte flipped inside the row',
+      patch(row, chunkAt + 50, (row[chunkAt + 50] as number) ^ 1),
+      'bad_signature',
+    ),
+    bad('HIST-1: id byte flipped', patch(row, rev + 1, (row[rev + 1] as number) ^ 1), 'id_mismatch'),
+    bad('VAULT-9: chunk flipped and re-signed by the device', resignedFlip, 'tampered'),
+    bad('DEV-2: device not in the allowlist', row, 'device_not_allowed', { allowed_devices: [] }),
+  ];
+}
+
+function fromB64(text: string): Uint8Array {
+  return Uint8Array.from(Buffer.from(text, 'base64url'));
+}
+
 export async function buildVaultVectorCatalogue(): Promise<Record<string, VaultVectorCase[]>> {
   return {
     'keyring.json': await keyringCases(),
@@ -419,5 +560,6 @@ export async function buildVaultVectorCatalogue(): Promise<Record<string, VaultV
     'epoch-keys.json': epochKeyCases(),
     'revisions.json': revisionCases(),
     'revision-chunks.json': chunkCases(),
+    'revision-rows.json': revisionRowCases(),
   };
 }

@@ -90,6 +90,15 @@ export {
   parseRevisionJson,
 } from './revision-json';
 export {
+  type RevisionRowFields,
+  REVISION_BINARY_VERSION,
+  REVISION_ROW_VERSION,
+  revisionToBinary,
+  parseRevisionBinary,
+  encodeRevisionRow,
+  decodeRevisionRow,
+} from './revision-binary';
+export {
   type RevisionNode,
   type AssetState,
   type AssetView,
@@ -107,6 +116,7 @@ export {
   type SealedStateVectorCase,
   type EpochKeyVectorCase,
   type RevisionVectorCase,
+  type RevisionRowVectorCase,
   type VaultVectorCase,
   type VaultVectorOutcome,
   checkVaultVectorCase,

@@ -4,7 +4,8 @@ import { unwrapEpochKey } from './epoch-keys';
 import { unlockKeyring } from './keyring';
 import type { PasswordKdf } from './ports';
 import { readRevision } from './revision';
-import { parseRevisionJson } from './revision-json';
+import { decodeRevisionRow } from './revision-binary';
+import { parseRevisionJson, revisionToJson } from './revision-json';
 import { openState, type SealedTable } from './sealed-state';
 import { isVaultFormatError, type VaultFormatErrorCode } from './vault-core.errors';
 
@@ -60,8 +61,37 @@ export interface RevisionVectorCase {
   content?: string;
 }
 
+/**
+ * A sealed revision row (AAD `memories/revisions/rev.<seq, 12 digits>/v1`): opened, decoded
+ * (binary row layout), then the revision is verified and its content opened.
+ */
+export interface RevisionRowVectorCase {
+  type: 'revision_row';
+  description: string;
+  master_key: string;
+  seq: number;
+  /** base64url of nonce || ciphertext || tag. */
+  sealed: string;
+  epoch_key: string;
+  allowed_devices: string[];
+  result: VectorResult;
+  /** Only when result is ok: the decoded row, its revision in the JSON form. */
+  row?: { vault_id: string; created_at: number; title: string; kind: string; revision: unknown };
+  /** base64url; only when result is ok. */
+  content?: string;
+}
+
 export type VaultVectorCase =
-  KeyringVectorCase | SealedStateVectorCase | EpochKeyVectorCase | RevisionVectorCase;
+  KeyringVectorCase | SealedStateVectorCase | EpochKeyVectorCase | RevisionVectorCase | RevisionRowVectorCase;
+
+/** The AAD purpose of revision row `seq` (as the desktop store numbers them). */
+export function revisionRowPurpose(seq: number): string {
+  return `rev.${String(seq).padStart(12, '0')}`;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
 
 export interface VaultVectorOutcome {
   description: string;
@@ -100,6 +130,22 @@ async function run(kdf: PasswordKdf, c: VaultVectorCase): Promise<boolean> {
       });
       return bytesMatch(content, c.content, 'b64');
     }
+    case 'revision_row': {
+      const sealed = fromBase64UrlStrict(c.sealed) ?? new Uint8Array(0);
+      const plain = openState(hexToBytes(c.master_key), sealed, {
+        table: 'revisions',
+        purpose: revisionRowPurpose(c.seq),
+      });
+      const row = decodeRevisionRow(plain);
+      const allowed = new Set(c.allowed_devices);
+      const content = readRevision(row.revision, {
+        vaultId: row.vault_id,
+        epochKey: hexToBytes(c.epoch_key),
+        isDeviceAllowed: (device) => allowed.has(device),
+      });
+      const decoded = { ...row, revision: revisionToJson(row.revision) };
+      return sameJson(decoded, c.row) && bytesMatch(content, c.content, 'b64');
+    }
     default:
       return false;
   }
@@ -131,7 +177,7 @@ export function parseVaultVectorFile(text: string): VaultVectorCase[] {
     if (
       typeof c !== 'object' ||
       c === null ||
-      !['keyring', 'sealed_state', 'epoch_key', 'revision'].includes(c.type)
+      !['keyring', 'sealed_state', 'epoch_key', 'revision', 'revision_row'].includes(c.type)
     )
       throw new TypeError('vector case has an unknown type');
   return parsed as VaultVectorCase[];

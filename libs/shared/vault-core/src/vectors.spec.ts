@@ -14,7 +14,7 @@ const all: VaultVectorCase[] = files.flatMap((name) =>
 describe('shipped vault-core vectors (vectors/README.md)', () => {
   it('covers every case type and the format error codes they can reach', () => {
     expect(new Set(all.map((c) => c.type))).toEqual(
-      new Set(['keyring', 'sealed_state', 'epoch_key', 'revision']),
+      new Set(['keyring', 'sealed_state', 'epoch_key', 'revision', 'revision_row']),
     );
     expect(new Set(all.map((c) => c.result))).toEqual(
       new Set([
@@ -32,7 +32,7 @@ describe('shipped vault-core vectors (vectors/README.md)', () => {
     expect(all.length).toBeGreaterThanOrEqual(60);
   });
 
-  it('passes every case (VAULT-1/4/5/7/8/9/10, DEV-1/2, HIST-1)', async () => {
+  it('passes every case (VAULT-1/4/5/6/7/8/9/10, DEV-1/2, HIST-1, AUD-2)', async () => {
     const outcomes = await Promise.all(all.map((c) => checkVaultVectorCase(testOnlyKdf, c)));
     expect(outcomes.filter((o) => !o.passed)).toEqual([]);
   });

@@ -73,6 +73,10 @@ export type IssueEnrollmentTicketResponse = {
   member: string;
   reusable: boolean;
   permits: Array<string>;
+  /** MCP-grant tickets: the widest scope a grant may carry (CTR-3) */
+  scope: "read" | "read_write" | "read_write_delete" | null;
+  /** MCP-grant tickets: the longest grant in minutes */
+  grantMinutes: number | null;
   /** ISO 8601 time */
   expiresAt: string;
 };
@@ -117,6 +121,8 @@ export type RpcResponse = unknown;
 /** Redeem a ticket (single-use kinds are consumed) */
 export type RedeemTicketRequest = {
   ticket: string;
+  kind?: "enrollment" | "mcp_grant" | "unlock";
+  vault?: string;
 };
 export type RedeemTicketResponse = {
   id: string;
@@ -127,8 +133,37 @@ export type RedeemTicketResponse = {
   sudo: false;
   mcpElevation: false;
   boundDevice: null;
+  /** MCP-grant tickets: the widest scope a grant may carry (CTR-3) */
+  scope: "read" | "read_write" | "read_write_delete" | null;
+  /** MCP-grant tickets: the longest grant in minutes */
+  grantMinutes: number | null;
   /** ISO 8601 time */
   expiresAt: string;
+};
+
+/** Hosted pairing: a QR payload for a new device (SEAL-9; member credential) */
+export type OfferDevicePairingRequest = {
+  ed25519: string;
+  x25519: string;
+};
+export type OfferDevicePairingResponse = {
+  /** the QR text (arslan-pair:1:…); carries a single-use code */
+  payload: string;
+  /** the new device, to compare on the scanning device */
+  fingerprint: string;
+  /** ISO 8601 time */
+  expiresAt: string;
+};
+
+/** Hosted pairing: a paired device authorises the scanned device (SEAL-5, SEAL-9) */
+export type ScanDevicePairingRequest = {
+  payload: string;
+  authorizedBy: string;
+  signature: string;
+};
+export type ScanDevicePairingResponse = {
+  id: string;
+  member: string;
 };
 
 /** Issue a grant; the token is shown once (GRANT-1..10) */
@@ -286,7 +321,7 @@ export type DenyRequestResponse = {
 
 /** Single-use MCP-grant ticket (CTR-3) */
 export type IssueMcpGrantTicketRequest = {
-  scope?: "read" | "read_write" | "read_write_delete" | "allow_all";
+  scope?: "read" | "read_write" | "read_write_delete";
   minutes: number;
 };
 export type IssueMcpGrantTicketResponse = {
@@ -298,6 +333,10 @@ export type IssueMcpGrantTicketResponse = {
   member: string;
   reusable: boolean;
   permits: Array<string>;
+  /** MCP-grant tickets: the widest scope a grant may carry (CTR-3) */
+  scope: "read" | "read_write" | "read_write_delete" | null;
+  /** MCP-grant tickets: the longest grant in minutes */
+  grantMinutes: number | null;
   /** ISO 8601 time */
   expiresAt: string;
 };
@@ -315,6 +354,10 @@ export type IssueUnlockTicketResponse = {
   member: string;
   reusable: boolean;
   permits: Array<string>;
+  /** MCP-grant tickets: the widest scope a grant may carry (CTR-3) */
+  scope: "read" | "read_write" | "read_write_delete" | null;
+  /** MCP-grant tickets: the longest grant in minutes */
+  grantMinutes: number | null;
   /** ISO 8601 time */
   expiresAt: string;
 };
@@ -347,6 +390,8 @@ export const CENTER_OPERATIONS = {
   setMemberRole: { method: "PUT", path: "/v1/admin/vaults/{vault}/members/{name}", params: ["vault","name"], auth: "admin", status: 200, text: false },
   rpc: { method: "POST", path: "/v1/rpc", params: [], auth: "content", status: 200, text: false },
   redeemTicket: { method: "POST", path: "/v1/tickets/redeem", params: [], auth: "none", status: 200, text: false },
+  offerDevicePairing: { method: "POST", path: "/v1/vaults/{vault}/devices/pairing-offer", params: ["vault"], auth: "content", status: 201, text: false },
+  scanDevicePairing: { method: "POST", path: "/v1/vaults/{vault}/devices/pairing-scan", params: ["vault"], auth: "content", status: 201, text: false },
   issueGrant: { method: "POST", path: "/v1/vaults/{vault}/grants", params: ["vault"], auth: "content", status: 201, text: false },
   listGrants: { method: "GET", path: "/v1/vaults/{vault}/grants", params: ["vault"], auth: "content", status: 200, text: false },
   revokeGrant: { method: "DELETE", path: "/v1/vaults/{vault}/grants/{id}", params: ["vault","id"], auth: "content", status: 200, text: false },
@@ -377,6 +422,8 @@ export interface CenterOperations {
   setMemberRole: { params: { vault: string; name: string }; body: SetMemberRoleRequest; response: SetMemberRoleResponse };
   rpc: { params: {  }; body: RpcRequest; response: RpcResponse };
   redeemTicket: { params: {  }; body: RedeemTicketRequest; response: RedeemTicketResponse };
+  offerDevicePairing: { params: { vault: string }; body: OfferDevicePairingRequest; response: OfferDevicePairingResponse };
+  scanDevicePairing: { params: { vault: string }; body: ScanDevicePairingRequest; response: ScanDevicePairingResponse };
   issueGrant: { params: { vault: string }; body: IssueGrantRequest; response: IssueGrantResponse };
   listGrants: { params: { vault: string }; body: ListGrantsRequest; response: ListGrantsResponse };
   revokeGrant: { params: { vault: string; id: string }; body: RevokeGrantRequest; response: RevokeGrantResponse };

@@ -8,10 +8,14 @@ import {
   type Tool,
   type ToolCallRequest,
   type ToolContext,
+  type ToolSource,
   type ToolSpec,
   type TrajectoryItem,
   type TurnState,
+  type Usage,
 } from '../ports';
+import type { ContextReport } from '../context/context-manager';
+import type { IncludedItems, IncludedMaterial, ModelRequestOutcome } from '../store/model-request.repository';
 import type { RunStatus } from '../store/run.repository';
 import type { LoopDeps, LoopInput, RefusedStep, RunResult, StepOutcome, StepRecord } from './loop.types';
 import type { NoticeCode, ToolCallState } from './run-events';
@@ -59,7 +63,18 @@ interface CallResult {
   content: string;
   isError: boolean;
   outcome: StepOutcome;
+  sources?: ToolSource[];
 }
+
+/** ARCH-18: a tool result in the trajectory, as a request record names it. */
+interface MaterialRef {
+  callId: string;
+  tool: string;
+  sources: ToolSource[];
+}
+
+/** The transcript the summarizer sends clips each tool result to this many characters. */
+const SUMMARY_RESULT_CHARS = 500;
 
 function backoffMs(attempt: number): number {
   return Math.min(8_000, 500 * 2 ** (attempt - 1));
@@ -77,6 +92,8 @@ export class AgentRun {
   private readonly steps: StepRecord[] = [];
   private readonly refused: RefusedStep[] = [];
   private readonly notices: string[] = [];
+  /** Tool results by trajectory position (ARCH-18 request records). */
+  private readonly materials = new Map<number, MaterialRef>();
   private costUsd = 0;
   private step = 0;
   private callSeq = 0;
@@ -268,6 +285,28 @@ export class AgentRun {
     }
   }
 
+  /**
+   * BUD-09/11: a request made for the context (CTX-06 summary) is charged like any other: to the
+   * budget the dollar cap checks, and to the run's cost and usage. `null`: it failed without usage.
+   */
+  chargeSideRequest(usage: Usage | null): void {
+    const { budget } = this.input;
+    if (!usage) {
+      budget.chargeFailedRequest();
+      return;
+    }
+    const cost = budget.chargeResponse(this.input.model, usage);
+    this.costUsd += cost;
+    this.deps.emit({
+      type: 'usage',
+      step: this.step,
+      usage,
+      costUsd: cost,
+      total: budget.usage(),
+      purpose: 'summary',
+    });
+  }
+
   private recordUsage(step: number, response: ModelResponse): void {
     const cost = this.input.budget.chargeResponse(this.input.model, response.usage);
     this.costUsd += cost;
@@ -288,13 +327,40 @@ export class AgentRun {
 
   /** LOOP-21 / PROV-11: provider errors are handled inside the loop. */
   private async callModel(step: number, wrapUp: boolean): Promise<ModelCall> {
+    const { requests } = this.deps;
+    const { trajectory, report } = await this.composeTrajectory(wrapUp);
+    const record = this.recordRequests(step, report);
+    const settle = (outcome: ModelRequestOutcome): void => {
+      if (record !== undefined) requests?.setOutcome(record, outcome);
+    };
+    let result: ModelCall;
+    try {
+      result = await this.sendModelRequest(step, wrapUp, trajectory, () => {
+        if (record !== undefined) requests?.countAttempt(record);
+      });
+    } catch (error) {
+      settle('stopped');
+      throw error;
+    }
+    settle(result.kind === 'ok' ? 'ok' : result.kind === 'broken' ? 'broken' : 'failed');
+    return result;
+  }
+
+  /** One request, resent on transient errors and rejected tools (`onResend` per resend). */
+  private async sendModelRequest(
+    step: number,
+    wrapUp: boolean,
+    trajectory: TrajectoryItem[],
+    onResend: () => void,
+  ): Promise<ModelCall> {
     const { deps, input } = this;
     let retries = 0;
-    for (;;) {
+    for (let attempt = 0; ; attempt += 1) {
+      if (attempt > 0) onResend();
       const request: ModelRequest = {
         model: input.model,
         system: wrapUp ? `${input.system}\n\n${WRAP_UP_NOTE}` : input.system,
-        trajectory: [...this.trajectory],
+        trajectory,
         tools: this.offeredTools(wrapUp),
         maxOutputTokens: input.maxOutputTokens,
         ...(input.temperature !== undefined ? { temperature: input.temperature } : {}),
@@ -347,6 +413,104 @@ export class AgentRun {
         await this.raceStop(deps.sleep(backoffMs(retries), this.abort.signal));
       }
     }
+  }
+
+  /** CTX-01..08: the request's history (summary + recent messages, reference block first). */
+  private async composeTrajectory(
+    wrapUp: boolean,
+  ): Promise<{ trajectory: TrajectoryItem[]; report: ContextReport | null }> {
+    const { context } = this.deps;
+    if (!context) return { trajectory: [...this.trajectory], report: null };
+    const composed = await this.raceStop(
+      context.compose({
+        trajectory: this.trajectory,
+        system: this.input.system,
+        toolSchemasJson: JSON.stringify(this.offeredTools(wrapUp)),
+        signal: this.abort.signal,
+      }),
+    );
+    return composed;
+  }
+
+  /**
+   * ARCH-18: records the step's request (and the summarization request composing it made) —
+   * endpoint, model and the items carried. Returns the step request's record id.
+   */
+  private recordRequests(step: number, report: ContextReport | null): number | undefined {
+    const { requests, provider } = this.deps;
+    if (!requests) return undefined;
+    const base = {
+      runId: this.input.runId,
+      step,
+      provider: provider.kind,
+      endpointOrigin: provider.origin ?? null,
+      model: this.input.model,
+    };
+    if (report?.summarized) {
+      const s = report.summarized;
+      requests.add({
+        ...base,
+        purpose: 'summary',
+        included: {
+          items: s.items,
+          messageIds: s.messageIds,
+          summaryId: s.previousSummaryId,
+          unsavedSummary: false,
+          materials: this.materialsOf(s.items, new Set(), (item) =>
+            item.role === 'tool' && item.content.length > SUMMARY_RESULT_CHARS ? 'trimmed' : 'verbatim',
+          ),
+          masked: [],
+        },
+        context: null,
+        outcome: s.answered ? 'ok' : 'failed',
+      });
+    }
+    return requests.add({
+      ...base,
+      purpose: 'step',
+      included: this.includedIn(report),
+      context: report ? contextSummaryOf(report) : null,
+    });
+  }
+
+  private includedIn(report: ContextReport | null): IncludedItems {
+    if (!report) {
+      const items = this.trajectory.map((_, index) => index);
+      return {
+        items,
+        messageIds: [],
+        summaryId: null,
+        unsavedSummary: false,
+        materials: this.materialsOf(items, new Set(), () => 'verbatim'),
+        masked: [],
+      };
+    }
+    const trimmed = new Set(report.trimmed);
+    return {
+      items: report.items,
+      messageIds: report.messageIds,
+      summaryId: report.summaryId,
+      unsavedSummary: report.summaryId === null && report.summarySource === 'fallback',
+      materials: this.materialsOf(report.items, new Set(report.masked), (_, index) =>
+        trimmed.has(index) ? 'trimmed' : 'verbatim',
+      ),
+      masked: report.masked,
+    };
+  }
+
+  private materialsOf(
+    items: readonly number[],
+    masked: ReadonlySet<number>,
+    treatment: (item: TrajectoryItem, index: number) => IncludedMaterial['treatment'],
+  ): IncludedMaterial[] {
+    const out: IncludedMaterial[] = [];
+    for (const index of items) {
+      const ref = this.materials.get(index);
+      const item = this.trajectory[index];
+      if (!ref || !item || masked.has(index)) continue;
+      out.push({ item: index, ...ref, treatment: treatment(item, index) });
+    }
+    return out;
   }
 
   /** PROV-11: exclude the one rejected MCP tool; a second rejection or an unnamed one excludes all MCP tools. */
@@ -585,6 +749,9 @@ export class AgentRun {
       remainingMs: this.input.budget.remainingMs(),
       attended: this.input.mode === 'interactive',
       preApproved: this.input.mode === 'headless' ? [...this.input.allow] : [],
+      ...(this.input.beforeWorkspaceChange
+        ? { beforeWorkspaceChange: this.input.beforeWorkspaceChange }
+        : {}),
     };
   }
 
@@ -617,11 +784,13 @@ export class AgentRun {
     deps.emit({ type: 'tool_state', callId: call.id, tool: tool.name, state: 'running' });
     let content: string;
     let isError: boolean;
+    let sources: ToolSource[] = [];
     try {
       const result = await tool.execute(args, this.toolContext(call.id));
       // CKPT-08 (b): a result arriving after stop is discarded; the action stays of unknown effect.
       if (this.abort.signal.aborted) return undefined;
       isError = result.isError === true;
+      sources = result.sources ?? [];
       const external = result.external === true || deps.isExternalTool(tool.name);
       // SEC-005: the flag is set before the result reaches the model.
       if (external) this.turn.externalContentRead = true;
@@ -641,7 +810,7 @@ export class AgentRun {
       this.noProgress.record(tool.name, args, { content: message, isError });
     }
     this.checkpoint('after_tool', call.id);
-    return { content, isError, outcome: isError ? 'error' : 'ok' };
+    return { content, isError, outcome: isError ? 'error' : 'ok', sources };
   }
 
   /** LOOP-09: every result carries its call id; every call gets exactly one result. */
@@ -653,6 +822,11 @@ export class AgentRun {
     state?: ToolCallState,
   ): void {
     this.callSeq += 1;
+    this.materials.set(this.trajectory.length, {
+      callId: call.id,
+      tool: call.name,
+      sources: result.sources ?? [],
+    });
     this.pushTrajectory({
       role: 'tool',
       callId: call.id,
@@ -716,4 +890,18 @@ export class AgentRun {
     };
     return this.finished;
   }
+}
+
+/** ARCH-18: the report's budgets and counts (the carried ids are stored as `included`). */
+function contextSummaryOf(report: ContextReport): Record<string, unknown> {
+  const {
+    items: _items,
+    masked: _masked,
+    trimmed: _trimmed,
+    messageIds: _messageIds,
+    summaryId: _summaryId,
+    summarized: _summarized,
+    ...rest
+  } = report;
+  return rest;
 }

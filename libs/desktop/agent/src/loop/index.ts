@@ -24,3 +24,4 @@ export {
   type StartedRun,
 } from './run-service';
 export { StaticToolCatalog, isMcpTool, toolSpec, type ResolvedCall, type ToolCatalog } from './tool-catalog';
+export { CLOUD_GATED_TOOLS, isCloudProvider, memoryGatedCatalog } from './memory-gate';

@@ -3,6 +3,8 @@ import type { ApprovalGate } from '../approvals/approval-gate';
 import type { Budget, BudgetUsage } from '../budget/budget';
 import type { ActionKind, ApprovalNeed, ModelProvider, TrajectoryItem } from '../ports';
 import type { RunRepository, RunMode, RunStatus } from '../store/run.repository';
+import type { ModelRequestRepository } from '../store/model-request.repository';
+import type { ComposeInput, ComposedContext } from '../context/context-manager';
 import type { RunEventBody } from './run-events';
 import type { ToolCatalog } from './tool-catalog';
 
@@ -31,6 +33,11 @@ export const realSleep: Sleep = (ms, signal) =>
     });
   });
 
+/** The part of the context module the loop uses (CTX-07: it never edits the trajectory). */
+export interface RequestContext {
+  compose(input: ComposeInput): Promise<ComposedContext>;
+}
+
 export interface LoopDeps {
   provider: ModelProvider;
   tools: ToolCatalog;
@@ -47,6 +54,10 @@ export interface LoopDeps {
   /** Tools whose results are external content even without `external: true` (SEC-005). */
   isExternalTool: (name: string) => boolean;
   dataDir: string;
+  /** CTX-01..09: composes each request's history; absent → the whole trajectory is sent. */
+  context?: RequestContext;
+  /** ARCH-18: where each model request went and what it carried (absent: not recorded). */
+  requests?: ModelRequestRepository;
 }
 
 export interface LoopInput {
@@ -67,6 +78,8 @@ export interface LoopInput {
   temperature?: number;
   /** Transient provider errors retried per request (LOOP-21), each charged to the budget (BUD-06). */
   maxRetries: number;
+  /** CKPT-11: the turn's undo-checkpoint hook, handed to tools through their context. */
+  beforeWorkspaceChange?: () => Promise<void>;
 }
 
 export type StepOutcome =

@@ -29,7 +29,10 @@ export type NoticeCode =
   | 'tool_excluded'
   | 'no_progress'
   | 'still_working'
-  | 'provider_error';
+  | 'provider_error'
+  /** CKPT-11/12: the turn's first change saved the folder, or the turn shows "Not saved". */
+  | 'checkpoint_saved'
+  | 'checkpoint_not_saved';
 
 export type RunEventBody =
   | {
@@ -53,7 +56,15 @@ export type RunEventBody =
   /** TURN-01: at least every 15 s while the run is live. */
   | { type: 'working'; elapsedMs: number }
   | { type: 'notice'; code: NoticeCode; message: string }
-  | { type: 'usage'; step: number; usage: Usage; costUsd: number; total: BudgetUsage }
+  | {
+      type: 'usage';
+      step: number;
+      usage: Usage;
+      costUsd: number;
+      total: BudgetUsage;
+      /** Set for a request made for the context (CTX-06 summary), not for a step's answer. */
+      purpose?: 'summary';
+    }
   | { type: 'task_progress'; taskId: string; attemptId: string; status: TaskStatus; detail?: string }
   | { type: 'run_finished'; status: Exclude<RunStatus, 'running'>; answer: string };
 

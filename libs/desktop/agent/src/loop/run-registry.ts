@@ -79,6 +79,15 @@ export class RunRegistry {
     }
   }
 
+  /** CKPT-14: an undone turn's finished run leaves memory (a live run is never forgotten). */
+  forget(runId: string): void {
+    const entry = this.runs.get(runId);
+    if (!entry || entry.status === 'running') return;
+    this.runs.delete(runId);
+    const at = this.finishedOrder.indexOf(runId);
+    if (at >= 0) this.finishedOrder.splice(at, 1);
+  }
+
   stop(runId: string): boolean {
     const entry = this.runs.get(runId);
     if (!entry || entry.status !== 'running') return false;

@@ -5,9 +5,16 @@ import { ApprovalGate } from '../approvals/approval-gate';
 import { ApprovalQueue, type AnswerResult, type QueueTimers } from '../approvals/approval-queue';
 import { ApprovalRepository } from '../approvals/approval.repository';
 import { Budget } from '../budget/budget';
+import type { TurnCheckpoints, TurnView, UndoResult } from '../checkpoints/turn-checkpoints';
+import { UndoError } from '../checkpoints/undo.errors';
+import { ContextManager } from '../context/context-manager';
+import { type ContextWindowInfo, describeContextWindow } from '../context/context-window';
 import type { BudgetLimits, BudgetTier, PriceTable } from '../budget/tiers';
-import type { ActionKind, Card, CardAnswer, ModelProvider, TrajectoryItem } from '../ports';
+import type { ActionKind, Card, CardAnswer, ModelProvider, TrajectoryItem, Usage } from '../ports';
 import type { AgentDb } from '../store/agent-db';
+import { ContextRepository } from '../store/context.repository';
+import type { ConversationSettings } from '../context/reference-block';
+import { ModelRequestRepository, type ModelRequestRow } from '../store/model-request.repository';
 import { RunRepository, type RunMode } from '../store/run.repository';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskError, type AttemptGuard } from '../tasks/task.types';
@@ -23,6 +30,7 @@ import {
 import type { RunEvent, RunEventBody } from './run-events';
 import { RunRegistry, type RunListener, type RunSnapshot } from './run-registry';
 import type { ToolCatalog } from './tool-catalog';
+import { memoryGatedCatalog } from './memory-gate';
 
 export interface StartRunInput {
   conversationId?: string;
@@ -39,6 +47,11 @@ export interface StartRunInput {
   scheduled?: boolean;
   /** Kinds pre-approved for this run (`arslan run --allow KINDS`). */
   allow?: readonly ActionKind[];
+  /**
+   * PROV-13: the model's window. Default: `describeContextWindow(model, provider.origin)` — the
+   * model table, else 8,192 for an endpoint on this machine or network, else 32,000 (CTX-02).
+   */
+  contextWindow?: ContextWindowInfo;
 }
 
 export interface StartedRun {
@@ -86,6 +99,8 @@ export interface RunServiceDeps {
   cardExpiryMs?: number;
   isExternalTool?: (name: string) => boolean;
   newId?: () => string;
+  /** CKPT-11..17: undo-this-turn checkpoints of the working folder (off when absent). */
+  checkpoints?: TurnCheckpoints;
 }
 
 const DEFAULT_SYSTEM =
@@ -107,6 +122,10 @@ export class RunService {
   readonly runs: RunRepository;
   readonly tasks: TaskRepository;
   readonly approvals: ApprovalRepository;
+  /** CTX-06/09: rolling summaries and trusted conversation settings. */
+  readonly context: ContextRepository;
+  /** ARCH-18: the endpoint and carried items of every model request. */
+  readonly requests: ModelRequestRepository;
   /** Runs marked interrupted when the service opened (CKPT-05). */
   readonly recovered: { interruptedRuns: string[]; unknownActions: number };
   private readonly gate: ApprovalGate;
@@ -122,6 +141,8 @@ export class RunService {
     this.runs = new RunRepository(deps.db, this.now);
     this.tasks = new TaskRepository(deps.db, this.now, this.newId);
     this.approvals = new ApprovalRepository(deps.db, this.now);
+    this.context = new ContextRepository(deps.db, this.now);
+    this.requests = new ModelRequestRepository(deps.db, this.now);
     this.recovered = this.runs.recoverAfterRestart();
     this.registry = new RunRegistry({
       now: this.now,
@@ -160,8 +181,8 @@ export class RunService {
     const mode: RunMode = input.scheduled ? 'scheduled' : input.attended ? 'interactive' : 'headless';
     const tier = input.tier ?? 'standard';
     this.runs.ensureConversation(conversationId);
-    const history = this.history(conversationId);
-    this.runs.addMessage(conversationId, 'user', input.message, runId);
+    const { history, messageIds } = this.history(conversationId);
+    messageIds.push(this.runs.addMessage(conversationId, 'user', input.message, runId));
     const task = this.tasks.createTask({
       conversationId,
       spec: { instruction: input.message, acceptance: [], budget: { tier } },
@@ -185,10 +206,29 @@ export class RunService {
       ...(this.deps.softLimits ? { soft: this.deps.softLimits } : {}),
     });
     const emit = (body: RunEventBody): void => void this.registry.publish(runId, body);
+    const turn = this.deps.checkpoints?.startTurn({
+      runId,
+      conversationId,
+      workspace: input.workspace,
+      notify: ({ saved, message }) =>
+        emit({ type: 'notice', code: saved ? 'checkpoint_saved' : 'checkpoint_not_saved', message }),
+    });
+    // BUD-09/11: a summarization request is charged to this run (budget, cost, usage). The run is
+    // created below; the context manager only calls back while the run is running.
+    let chargeSummary = (usage: Usage | null): void => {
+      if (usage) budget.chargeResponse(input.model, usage);
+      else budget.chargeFailedRequest();
+    };
     const run = new AgentRun(
       {
         provider,
-        tools: this.deps.tools({ workspace: input.workspace, conversationId, mode }),
+        // KNOW-06 / CTX-09: memory tools follow the conversation's stored permission per request.
+        tools: memoryGatedCatalog(
+          this.deps.tools({ workspace: input.workspace, conversationId, mode }),
+          () => this.context.getSettings(conversationId),
+          provider,
+        ),
+        requests: this.requests,
         gate: this.gate,
         runs: this.runs,
         emit,
@@ -200,6 +240,16 @@ export class RunService {
         workingIntervalMs: Math.min(this.deps.workingIntervalMs ?? 15_000, 15_000),
         isExternalTool: this.deps.isExternalTool ?? defaultIsExternalTool,
         dataDir: this.deps.dataDir,
+        context: new ContextManager({
+          conversationId,
+          model: input.model,
+          window: input.contextWindow ?? describeContextWindow(input.model, provider.origin),
+          provider,
+          store: this.context,
+          messageIds,
+          onUsage: (usage) => chargeSummary(usage),
+          onFailedRequest: () => chargeSummary(null),
+        }),
       },
       {
         runId,
@@ -216,8 +266,10 @@ export class RunService {
         maxOutputTokens: this.deps.maxOutputTokens ?? 8_192,
         maxRetries: this.deps.maxRetries ?? 3,
         ...(this.deps.temperature !== undefined ? { temperature: this.deps.temperature } : {}),
+        ...(turn ? { beforeWorkspaceChange: turn.beforeFirstChange } : {}),
       },
     );
+    chargeSummary = (usage) => run.chargeSideRequest(usage);
     this.registry.register(runId, conversationId, () => {
       run.stop();
       this.queue.cancelRun(runId);
@@ -226,7 +278,8 @@ export class RunService {
     this.lastInput.set(conversationId, input);
     emit({ type: 'run_started', conversationId, taskId: task.id, mode, model: input.model, tier });
     emit({ type: 'task_progress', taskId: task.id, attemptId: guard.attemptId, status: 'running' });
-    const result = run.run().then((r) => {
+    const result = run.run().then(async (r) => {
+      await turn?.end(); // CKPT-15: the post-turn listing is in place before the turn is reported done
       guard = this.settle(r, guard, emit);
       return r;
     });
@@ -278,14 +331,26 @@ export class RunService {
     return next;
   }
 
-  private history(conversationId: string): TrajectoryItem[] {
-    return this.runs
-      .listMessages(conversationId)
-      .map((m) =>
+  /** Earlier messages not yet folded into the stored summary (CTX-07: the rows stay intact). */
+  private history(conversationId: string): { history: TrajectoryItem[]; messageIds: number[] } {
+    const all = this.runs.listMessages(conversationId);
+    const present = new Set(all.map((m) => m.id));
+    let folded = new Set(this.context.getSummary(conversationId)?.foldedMessageIds ?? []);
+    // A summary standing for messages that left the conversation (undo) is stale: start again
+    // from the full messages.
+    if (![...folded].every((id) => present.has(id))) {
+      this.context.clearSummary(conversationId);
+      folded = new Set();
+    }
+    const messages = all.filter((m) => !folded.has(m.id));
+    return {
+      history: messages.map((m) =>
         m.role === 'user'
           ? { role: 'user' as const, text: m.text }
           : { role: 'assistant' as const, text: m.text, toolCalls: [] },
-      );
+      ),
+      messageIds: messages.map((m) => m.id),
+    };
   }
 
   private liveRunOf(conversationId: string): [string, LiveRun] | undefined {
@@ -332,6 +397,47 @@ export class RunService {
 
   listInbox(): ReturnType<RunRepository['listInboxItems']> {
     return this.runs.listInboxItems();
+  }
+
+  /** CKPT-12/13: the conversation's turns with their undo checkpoints ("Saved" / "Not saved"). */
+  listTurns(conversationId: string): TurnView[] {
+    return this.deps.checkpoints?.list(conversationId) ?? [];
+  }
+
+  /** CKPT-14..16: undo a turn and every later one (files and conversation). Throws UndoError. */
+  async undoTurn(conversationId: string, runId: string): Promise<UndoResult> {
+    const { checkpoints } = this.deps;
+    if (!checkpoints) throw new UndoError('unavailable', 'undo is not available in this runtime');
+    const result = await checkpoints.undo({ conversationId, runId });
+    for (const id of result.undoneRunIds) {
+      this.registry.forget(id);
+      this.results.delete(id);
+    }
+    return result;
+  }
+
+  /** CTX-09: the conversation's trusted settings (defaults until a settings surface sets them). */
+  getConversationSettings(conversationId: string): ConversationSettings {
+    return this.context.getSettings(conversationId);
+  }
+
+  /**
+   * CTX-09 / KNOW-06: the only way conversation settings change — a settings surface (the local
+   * API), never text. Validated strictly; throws ConversationSettingsError. Applies from the next
+   * model request, also of a running reply.
+   */
+  updateConversationSettings(conversationId: string, patch: unknown): ConversationSettings {
+    // One transaction: a refused patch leaves no new conversation row behind.
+    return this.deps.db.transaction(() => {
+      this.runs.ensureConversation(conversationId);
+      return this.context.updateSettings(conversationId, patch);
+    })();
+  }
+
+  /** ARCH-18: the run's model requests (endpoint, model, items carried); undefined: no such run. */
+  listRequests(runId: string): ModelRequestRow[] | undefined {
+    if (!this.runs.getRun(runId)) return undefined;
+    return this.requests.list(runId);
   }
 
   getResult(runId: string): RunResult | undefined {

@@ -20,6 +20,7 @@ export {
   type ToolContext,
   type ToolArtifact,
   type ToolResult,
+  type ToolSource,
   type ApprovalNeed,
   type Tool,
 } from './tool.port';

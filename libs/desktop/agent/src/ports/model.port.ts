@@ -92,6 +92,12 @@ export interface ModelProvider {
   /** 'openai-compatible' | 'anthropic' | 'gemini' */
   readonly kind: string;
   /**
+   * ARCH-18 / CTX-02: the origin (scheme://host:port) requests go to — never a path, query or
+   * key. It names the endpoint in request records and tells local models from cloud ones.
+   * Absent: unknown (treated as a cloud endpoint).
+   */
+  readonly origin?: string;
+  /**
    * Streams one model response. Calls `onEvent` as text and tool calls arrive (LOOP-14), resolves
    * with the complete response. Rejects with ProviderError; honours `signal` (stop, CKPT-08).
    * A rejected optional parameter is handled inside (dropped or renamed, retried, remembered per

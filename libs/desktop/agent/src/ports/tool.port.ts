@@ -49,6 +49,11 @@ export interface ToolContext {
    * interactive and scheduled runs (scheduled runs take no approval steps at all, APPR-017).
    */
   preApproved?: readonly ActionKind[];
+  /**
+   * CKPT-11: awaited by a tool right before it first changes the working folder (writes a file,
+   * runs a command); the turn's undo checkpoint saves the folder once, as it was. Never throws.
+   */
+  beforeWorkspaceChange?: () => Promise<void>;
 }
 
 export interface ToolArtifact {
@@ -64,6 +69,14 @@ export interface ToolResult {
   /** The result carries external content (web page, file, MCP): sets the turn flag (SEC-005). */
   external?: boolean;
   artifacts?: ToolArtifact[];
+  /** ARCH-18 / MEM-10: the stored items (asset id + revision) this result carries, never their text. */
+  sources?: ToolSource[];
+}
+
+/** A memory/material item a tool result carries (e.g. a vault passage `recall` returned). */
+export interface ToolSource {
+  assetId: string;
+  revisionId: string;
 }
 
 /** Why a call needs a card, decided from its arguments before execution. */

@@ -1,9 +1,10 @@
 // Public API of the model providers (PROV-*): three streaming adapters behind ModelProvider,
-// PROV-09 parameter memory, PROV-10 schema sanitizing, PROV-12/13 prices and context windows.
+// PROV-08 flattened-history fallback, PROV-09 parameter memory, PROV-10 schema sanitizing, PROV-12/13 prices and context windows.
 // The scripted fake server lives in ./testing and is for specs only (not exported here).
 export { AnthropicProvider, ANTHROPIC_VERSION, renderAnthropicMessages } from './anthropic.provider';
 export { createModelProvider, DEFAULT_BASE_URLS, PROVIDER_KINDS, type ProviderKind } from './create-provider';
 export { GeminiProvider, GEMINI_SYNTHETIC_ID_PREFIX, renderGeminiContents } from './gemini.provider';
+export { detectRejectedHistory, flattenTrajectory, hasToolHistory } from './history-fallback';
 export { OpenAiCompatibleProvider, renderOpenAiMessages } from './openai-compatible.provider';
 export {
   contextWindowOf,

@@ -1,6 +1,7 @@
 // The shared transport of the three adapters: one POST over fetch with an AbortController
 // (request timeout until headers, idle timeout between stream chunks, optional total timeout),
-// hand-parsed SSE, ProviderError mapping, and PROV-09 resends of rejected optional parameters.
+// hand-parsed SSE, ProviderError mapping, PROV-09 resends of rejected optional parameters and the
+// PROV-08 fallback to flattened history.
 import {
   ProviderError,
   type ModelProvider,
@@ -16,6 +17,7 @@ import {
   redact,
   statusKind,
 } from './errors';
+import { detectRejectedHistory, flattenTrajectory } from './history-fallback';
 import {
   detectRejectedParam,
   processParamMemory,
@@ -84,19 +86,38 @@ export interface WireDecoder {
   readonly finished: boolean;
 }
 
+/** `scheme://host:port` of a base URL; URL.origin drops user info, path and query (keys). */
+function originOf(baseUrl: string): string | undefined {
+  try {
+    const { origin } = new URL(baseUrl);
+    return origin === 'null' ? undefined : origin;
+  } catch {
+    return undefined;
+  }
+}
+
 type AbortWhy = 'cancelled' | 'request_timeout' | 'idle_timeout' | 'total_timeout';
 
 export abstract class StreamingProvider implements ModelProvider {
   abstract readonly kind: 'openai-compatible' | 'anthropic' | 'gemini';
   protected abstract readonly label: string;
   protected readonly baseUrl: string;
+  /** ARCH-18: the endpoint's origin only (no path, query or credentials). */
+  readonly origin: string | undefined;
   protected readonly apiKey: string | undefined;
   private readonly memory: RejectedParamMemory;
   private readonly fetchImpl: typeof fetch;
   protected readonly makeCallId: (() => string) | undefined;
+  /**
+   * PROV-08: turns whose endpoint rejected native tool history. The loop passes one AbortSignal
+   * per turn (a run's stop signal) to every request of that turn, so the signal is the turn's
+   * identity here; a WeakSet lets the state go with the turn.
+   */
+  private readonly flattenedTurns = new WeakSet<AbortSignal>();
 
   constructor(protected readonly options: ProviderOptions) {
     this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.origin = originOf(this.baseUrl);
     this.apiKey = options.apiKey || undefined;
     this.memory = options.paramMemory ?? processParamMemory;
     this.fetchImpl = options.fetch ?? ((input, init) => fetch(input, init));
@@ -111,17 +132,26 @@ export abstract class StreamingProvider implements ModelProvider {
     onEvent: (event: ModelStreamEvent) => void,
     signal: AbortSignal,
   ): Promise<ModelResponse> {
-    for (let resend = 0; ; resend++) {
+    let flatten = this.flattenedTurns.has(signal);
+    for (let resend = 0; ;) {
       const params = new OptionalParams(this.memory.get(this.baseUrl, request.model));
-      const wire = this.buildRequest(request, params);
+      const sent = flatten ? { ...request, trajectory: flattenTrajectory(request.trajectory) } : request;
+      const wire = this.buildRequest(sent, params);
       try {
-        const response = await this.exchange(request, wire, [...params.sent.keys()], onEvent, signal);
+        const response = await this.exchange(sent, wire, [...params.sent.keys()], onEvent, signal);
         onEvent({ type: 'usage', usage: { ...response.usage } });
         return response;
       } catch (error) {
+        if (error instanceof RejectedHistory) {
+          // `sent` was native (a flattened request carries no tool history to reject).
+          flatten = true;
+          this.flattenedTurns.add(signal);
+          continue;
+        }
         if (!(error instanceof RejectedParam) || resend >= MAX_PARAM_RESENDS) {
           throw error instanceof RejectedParam ? error.original : error;
         }
+        resend += 1;
         const original = params.sent.get(error.param) ?? error.param;
         const decision: ParamDecision =
           error.renameTo && error.param === original
@@ -169,7 +199,12 @@ export abstract class StreamingProvider implements ModelProvider {
     const idleMs = this.options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
 
     const failure = (error: unknown): Error => {
-      if (error instanceof ProviderError || error instanceof RejectedParam) return error;
+      if (
+        error instanceof ProviderError ||
+        error instanceof RejectedParam ||
+        error instanceof RejectedHistory
+      )
+        return error;
       if (why === 'cancelled') return new ProviderError('cancelled', `${this.label}: cancelled`, partial());
       if (why) {
         const what = why === 'idle_timeout' ? `stream idle for ${idleMs} ms` : why.replace('_', ' ');
@@ -276,7 +311,7 @@ export abstract class StreamingProvider implements ModelProvider {
     }
   }
 
-  /** Non-2xx: PROV-09 rejected parameter, PROV-11 rejected tool, or a kind by status. */
+  /** Non-2xx: PROV-09 rejected parameter, PROV-08 rejected history, PROV-11 rejected tool, or a kind by status. */
   private httpError(status: number, body: string, request: ModelRequest, sent: readonly string[]): Error {
     const message = errorMessage(body);
     const safe = redact(message.length > 2000 ? `${message.slice(0, 2000)}…` : message, this.secrets());
@@ -286,6 +321,7 @@ export abstract class StreamingProvider implements ModelProvider {
     if (status === 400 || status === 422) {
       const param = detectRejectedParam(message, sent);
       if (param) return new RejectedParam(param.param, param.renameTo, original);
+      if (detectRejectedHistory(message, request)) return new RejectedHistory(original);
       const tool = detectRejectedTool(message, request.tools);
       if (tool) {
         return providerError(
@@ -310,6 +346,13 @@ class RejectedParam extends Error {
     readonly renameTo: string | undefined,
     readonly original: ProviderError,
   ) {
+    super(original.message);
+  }
+}
+
+/** Internal: a 400 rejecting native tool history (PROV-08; never leaves `stream`). */
+class RejectedHistory extends Error {
+  constructor(readonly original: ProviderError) {
     super(original.message);
   }
 }

@@ -12,6 +12,7 @@ import {
 } from '../tools';
 import type { AnyTool } from '../tools';
 import { openAgentDb, type AgentDb, type RunMode } from '../store';
+import { TurnCheckpoints, type TurnCheckpointsOptions } from '../checkpoints';
 import { RunService, type RunServiceDeps, type ResolvedCall, type ToolCatalog } from '../loop';
 import type { ModelProvider, Tool, ToolSpec } from '../ports';
 
@@ -25,13 +26,19 @@ export interface AgentRuntimeOptions {
   extraTools?: readonly AnyTool[];
   resolveProvider?: (name: string) => ModelProvider;
   /** Everything else RunService takes (budgets, clocks, prices, system prompt). */
-  service?: Partial<Omit<RunServiceDeps, 'db' | 'tools' | 'wrapExternal' | 'wrapToolOutput' | 'dataDir'>>;
+  service?: Partial<
+    Omit<RunServiceDeps, 'db' | 'tools' | 'wrapExternal' | 'wrapToolOutput' | 'dataDir' | 'checkpoints'>
+  >;
+  /** CKPT-11..17: undo checkpoints (on by default; `false` turns them off). */
+  checkpoints?: false | Partial<Omit<TurnCheckpointsOptions, 'db' | 'dataDir'>>;
 }
 
 export interface AgentRuntime {
   service: RunService;
   registry: ToolRegistry;
   db: AgentDb;
+  /** Undo checkpoints, unless turned off. */
+  checkpoints: TurnCheckpoints | undefined;
   close(): void;
 }
 
@@ -68,6 +75,13 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
   const registry = createBuiltinRegistry(options.tools);
   for (const tool of options.extraTools ?? []) registry.register(tool);
   const { db } = openAgentDb(join(options.dataDir, AGENT_DB_FILE));
+  const checkpoints =
+    options.checkpoints === false
+      ? undefined
+      : new TurnCheckpoints({ ...options.checkpoints, db, dataDir: options.dataDir });
+  // CKPT-17: purge expired checkpoints now and then periodically; finish interrupted listings.
+  void checkpoints?.recover().catch(() => undefined);
+  checkpoints?.startPurgeTimer();
   const service = new RunService({
     ...options.service,
     db,
@@ -76,11 +90,16 @@ export function createAgentRuntime(options: AgentRuntimeOptions): AgentRuntime {
     wrapExternal: (content, meta) => wrapExternal(content, { source: meta.tool }),
     wrapToolOutput: (content, meta) => wrapToolOutput(content, { source: meta.tool }),
     ...(options.resolveProvider ? { resolveProvider: options.resolveProvider } : {}),
+    ...(checkpoints ? { checkpoints } : {}),
   });
   return {
     service,
     registry,
     db,
-    close: () => db.close(),
+    checkpoints,
+    close: () => {
+      checkpoints?.close();
+      db.close();
+    },
   };
 }

@@ -17,3 +17,24 @@ export {
   type ToolCallRow,
 } from './run.repository';
 export { StoreError, type StoreErrorCode } from './store.errors';
+export {
+  ContextRepository,
+  ConversationSettingsError,
+  conversationSettingsPatchSchema,
+  type ConversationSettingsPatch,
+} from './context.repository';
+export {
+  CheckpointRepository,
+  type CheckpointRow,
+  type CheckpointStatus,
+  type TurnRow,
+} from './checkpoint.repository';
+export {
+  ModelRequestRepository,
+  type IncludedItems,
+  type IncludedMaterial,
+  type ModelRequestInput,
+  type ModelRequestOutcome,
+  type ModelRequestPurpose,
+  type ModelRequestRow,
+} from './model-request.repository';

@@ -166,4 +166,74 @@ CREATE TABLE inbox_items (
 );
 `;
 
-export const AGENT_MIGRATIONS: readonly Migration[] = [{ version: 1, name: 'agent_core', sql: V1_SQL }];
+// CKPT-11..17: undo-this-turn checkpoints, one per turn (run) that changed the working folder.
+// Runs of an undone turn stay on record (what was done, incl. effects undo cannot reach: CKPT-17)
+// but are marked and leave the conversation.
+const V2_SQL = `
+CREATE TABLE turn_checkpoints (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL UNIQUE REFERENCES runs(id),
+  conversation_id TEXT NOT NULL REFERENCES conversations(id),
+  workspace TEXT NOT NULL,
+  status TEXT NOT NULL CHECK (status IN ('saving', 'saved', 'not_saved', 'undone', 'expired')),
+  reason TEXT,
+  file_count INTEGER NOT NULL DEFAULT 0,
+  bytes INTEGER NOT NULL DEFAULT 0,
+  not_saved_json TEXT NOT NULL DEFAULT '[]',
+  after_recorded INTEGER NOT NULL DEFAULT 0,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE INDEX turn_checkpoints_conversation ON turn_checkpoints(conversation_id);
+CREATE INDEX turn_checkpoints_created ON turn_checkpoints(created_at);
+ALTER TABLE runs ADD COLUMN undone_at INTEGER;
+`;
+
+// CTX-06/07/09: the rolling summary of a conversation (the messages themselves never change) and
+// the trusted per-conversation settings each turn loads (written only through settings APIs).
+const V3_SQL = `
+CREATE TABLE context_summaries (
+  conversation_id TEXT PRIMARY KEY REFERENCES conversations(id) ON DELETE CASCADE,
+  summary_json TEXT NOT NULL,
+  folded_message_ids_json TEXT NOT NULL DEFAULT '[]',
+  model TEXT NOT NULL,
+  updated_at INTEGER NOT NULL
+);
+CREATE TABLE conversation_settings (
+  conversation_id TEXT PRIMARY KEY REFERENCES conversations(id) ON DELETE CASCADE,
+  reply_language TEXT,
+  local_memory INTEGER NOT NULL DEFAULT 1 CHECK (local_memory IN (0, 1)),
+  cloud_memory INTEGER NOT NULL DEFAULT 0 CHECK (cloud_memory IN (0, 1)),
+  updated_at INTEGER NOT NULL
+);
+`;
+
+// ARCH-18 / MEM-10: one row per model request of a run — the endpoint (provider kind and origin,
+// never a key), the model, and which items went in (trajectory positions, message ids, summary
+// id, materials with their asset revisions). Ids and counts only: no message or memory content.
+// Summaries gain an id per saved version so a request can name the one it carried.
+const V4_SQL = `
+CREATE TABLE model_requests (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  step INTEGER NOT NULL,
+  purpose TEXT NOT NULL CHECK (purpose IN ('step', 'summary')),
+  provider TEXT NOT NULL,
+  endpoint_origin TEXT,
+  model TEXT NOT NULL,
+  included_json TEXT NOT NULL,
+  context_json TEXT,
+  attempts INTEGER NOT NULL DEFAULT 1,
+  outcome TEXT NOT NULL CHECK (outcome IN ('sent', 'ok', 'failed', 'broken', 'stopped')),
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX model_requests_run ON model_requests(run_id, id);
+ALTER TABLE context_summaries ADD COLUMN summary_id TEXT;
+`;
+
+export const AGENT_MIGRATIONS: readonly Migration[] = [
+  { version: 1, name: 'agent_core', sql: V1_SQL },
+  { version: 2, name: 'turn_checkpoints', sql: V2_SQL },
+  { version: 3, name: 'context_summaries', sql: V3_SQL },
+  { version: 4, name: 'model_requests', sql: V4_SQL },
+];

@@ -27,7 +27,8 @@ describe('agent store', () => {
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
     expect(db.pragma('busy_timeout', { simple: true })).toBe(5000);
     expect(db.pragma('synchronous', { simple: true })).toBe(1);
-    expect(migration).toMatchObject({ from: 0, to: 1, applied: [1] });
+    const versions = AGENT_MIGRATIONS.map((m) => m.version);
+    expect(migration).toMatchObject({ from: 0, to: versions.at(-1), applied: versions });
     expect(migration.backupPath).toBeUndefined();
     db.close();
   });
@@ -60,20 +61,22 @@ describe('agent store', () => {
     const first = openAgentDb(file, { now: () => 111 }).db;
     new RunRepository(first).ensureConversation('c1');
     first.close();
+    // The next migration after the shipped ones (whatever their count).
+    const latest = AGENT_MIGRATIONS.at(-1)!.version;
     const v2: Migration[] = [
       ...AGENT_MIGRATIONS,
-      { version: 2, name: 'add_note', sql: 'ALTER TABLE conversations ADD COLUMN note TEXT' },
+      { version: latest + 1, name: 'add_note', sql: 'ALTER TABLE conversations ADD COLUMN note TEXT' },
     ];
     const { db, migration } = openAgentDb(file, { migrations: v2, now: () => 222 });
-    expect(migration).toMatchObject({ from: 1, to: 2, applied: [2] });
-    expect(migration.backupPath).toBe(`${file}.v1-222.bak`);
+    expect(migration).toMatchObject({ from: latest, to: latest + 1, applied: [latest + 1] });
+    expect(migration.backupPath).toBe(`${file}.v${latest}-222.bak`);
     const backup = new Database(migration.backupPath!, { readonly: true });
-    expect(backup.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: 1 });
+    expect(backup.prepare('SELECT MAX(version) AS v FROM schema_version').get()).toEqual({ v: latest });
     expect(backup.prepare('SELECT id FROM conversations').all()).toEqual([{ id: 'c1' }]);
     backup.close();
     expect(db.prepare('SELECT note FROM conversations').all()).toEqual([{ note: null }]);
     db.close();
-    // a build that only knows v1 now refuses the v2 file
+    // a build that only knows the shipped migrations now refuses the newer file
     expect(code(() => openAgentDb(file))).toBe('schema_newer');
   });
 

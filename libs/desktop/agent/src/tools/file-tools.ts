@@ -139,6 +139,7 @@ async function writeInWorkspace(
   const next = produce(current);
   if (typeof next !== 'string') return next;
   if (Buffer.byteLength(next) > max) return { content: `content is larger than ${max} bytes`, isError: true };
+  await ctx.beforeWorkspaceChange?.(); // CKPT-11: the undo checkpoint saves the folder first
   for (const dir of target.missingDirs) await fsp.mkdir(dir, { mode: 0o755 }).catch(ignoreExists);
   // Re-resolve after creating directories: the walk must still end at the same real path.
   const again = target.missingDirs.length > 0 ? await resolveForWrite(ctx.workspace, input) : target;

@@ -251,6 +251,7 @@ export function createTerminalTool(options: TerminalOptions = {}): Tool<Terminal
       const output = new OutputCollector(limit, options.maxSavedBytes ?? 50 * 1024 * 1024, () =>
         path.join(toolOutputDir(ctx.dataDir), toolOutputFileName(ctx.runId, ctx.callId, now())),
       );
+      await ctx.beforeWorkspaceChange?.(); // CKPT-11: a command may change the folder; save it first
       let outcome: RunOutcome;
       try {
         outcome = await runProcess(

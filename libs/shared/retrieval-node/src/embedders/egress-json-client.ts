@@ -2,20 +2,23 @@
 // vault-rag chat model): `POST {endpoint}{path}` with a JSON body, JSON answer.
 // - The endpoint comes from `checkEndpointUrl` (HTTPS only; plain HTTP only for a literal loopback
 //   host, decided from the URL, never DNS). HTTPS is refused while NODE_TLS_REJECT_UNAUTHORIZED=0;
-//   no option to disable TLS verification exists (EGRESS-8).
-// - Redirects are refused (`redirect: 'error'`, plus any 3xx that slips through).
+//   no option to disable TLS verification exists (EGRESS-8); `tlsCa` can only replace the roots.
+// - Redirects are refused: node:http never follows them and every 3xx is `egress_refused`.
 // - The API key is read only from `env[apiKeyEnv]` and only sent as a Bearer header;
 //   it never appears in URLs, arguments or error messages (EGRESS-9).
 // - Bounded retries only on connect/read failures, 429 and 502/503/504 (backoff retryBaseMs·2^n;
 //   with `maxRetryDelayMs` set, Retry-After is honoured up to that cap). A request may still be
-//   billed twice (EGRESS-7).
+//   billed twice (EGRESS-7). A rejected TLS certificate is not retried.
 // - Per-request timeout via AbortSignal, combined with the caller's signal; response size capped.
-// - Proxies: Node 20's global fetch ignores HTTP(S)_PROXY, so every request goes direct and
-//   loopback never uses a proxy (EGRESS-5). Proxy support for remote hosts would need `undici`'s
-//   ProxyAgent / EnvHttpProxyAgent, which is not installed; not implemented.
+// - Proxies (EGRESS-5, `proxy.policy.ts`): loopback endpoints never use one; other endpoints use
+//   the explicit `proxy` option or the proxy environment variables (http/https CONNECT, socks5,
+//   socks5h), unless `no_proxy` matches. The route is chosen once, when the client is created.
+//   Proxy credentials never appear in messages (only `scheme://host:port`).
 import { type z } from 'zod';
 import { EmbedderError, isEmbedderError } from './embedder.errors';
 import { type CheckedEndpoint, assertTlsVerificationOn } from './endpoint-url.policy';
+import { createEgressTransport, type TrustedCa } from './egress-transport';
+import { chooseProxy, describeProxy } from './proxy.policy';
 
 export const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([429, 502, 503, 504]);
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,127}$/;
@@ -30,7 +33,7 @@ export interface EgressJsonClientOptions {
   apiKeyEnv?: string;
   /** How the key-variable option is called in the invalid-name message; default `apiKeyEnv`. */
   apiKeyEnvLabel?: string;
-  /** Where the key and NODE_TLS_REJECT_UNAUTHORIZED are read; default `process.env`. */
+  /** Where the key, the proxy variables and NODE_TLS_REJECT_UNAUTHORIZED are read; default `process.env`. */
   env?: Readonly<Record<string, string | undefined>>;
   /** Per-attempt timeout. */
   timeoutMs: number;
@@ -48,6 +51,10 @@ export interface EgressJsonClientOptions {
   operation: string;
   /** Add the (sanitised) network error code to `network_error` messages. */
   reportNetworkCode?: boolean;
+  /** Explicit proxy URL (configuration, never MCP arguments: EGRESS-10); ignored for loopback. */
+  proxy?: string;
+  /** Trusted root certificates (PEM) replacing the defaults, e.g. a private CA. Verification stays on. */
+  tlsCa?: TrustedCa;
 }
 
 export interface EgressJsonClient {
@@ -55,6 +62,8 @@ export interface EgressJsonClient {
   readonly loopback: boolean;
   /** `host[:port]` of the endpoint, for messages and ids (never the key). */
   readonly host: string;
+  /** `scheme://host:port` of the proxy in use (no credentials), or undefined when direct. */
+  readonly proxy: string | undefined;
   /** HTTP requests sent so far, retries included (diagnostics, tests). */
   readonly requestCount: number;
   /**
@@ -62,6 +71,8 @@ export interface EgressJsonClient {
    * non-matching answer is `bad_response`: `response from {host} is not {kind}`.
    */
   postJson<T>(body: unknown, schema: z.ZodType<T>, kind: string, signal?: AbortSignal): Promise<T>;
+  /** Releases pooled proxy connections. */
+  close(): void;
 }
 
 class RetryableFailure extends Error {
@@ -89,13 +100,21 @@ function causeOf(e: unknown): { code?: unknown; message?: unknown } | undefined 
 }
 
 function networkCode(e: unknown): string {
-  const code = causeOf(e)?.code;
-  return typeof code === 'string' && /^[A-Z_]{2,40}$/.test(code) ? code : 'network failure';
+  return errorCode(e) ?? 'network failure';
 }
 
-function isRedirectError(e: unknown): boolean {
-  const message = causeOf(e)?.message;
-  return typeof message === 'string' && /redirect/i.test(message);
+function errorCode(e: unknown): string | undefined {
+  const own = typeof e === 'object' && e !== null ? (e as { code?: unknown }).code : undefined;
+  const code = typeof own === 'string' ? own : causeOf(e)?.code;
+  return typeof code === 'string' && /^[A-Z0-9_]{2,60}$/.test(code) ? code : undefined;
+}
+
+/** Node/OpenSSL certificate verification failures: never transient, never retried. */
+function isCertificateError(code: string | undefined): boolean {
+  return (
+    code !== undefined &&
+    /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|ERR_TLS_CERT_ALTNAME|HOSTNAME_MISMATCH/.test(code)
+  );
 }
 
 function sleep(ms: number, abortedMessage: string, signal?: AbortSignal): Promise<void> {
@@ -140,6 +159,14 @@ export function createEgressJsonClient(options: EgressJsonClientOptions): Egress
   const abortedMessage = `${options.operation} was aborted`;
   let requestCount = 0;
 
+  const route = endpoint.loopback
+    ? undefined
+    : chooseProxy(endpoint.url, { env, ...(options.proxy !== undefined ? { proxy: options.proxy } : {}) });
+  const via = route ? ` via proxy ${describeProxy(route.url)}` : '';
+  const transport = createEgressTransport(route, options.tlsCa);
+  // UTF-8 needs at most 3 bytes per UTF-16 unit: stop reading well before decoding a huge body.
+  const maxBytes = Math.min(options.maxContentLength ?? Number.MAX_SAFE_INTEGER, maxResponseChars * 3);
+
   const attempt = async (body: string, signal?: AbortSignal): Promise<string> => {
     assertTlsVerificationOn(endpoint, env);
     const timeout = AbortSignal.timeout(timeoutMs);
@@ -149,44 +176,45 @@ export function createEgressJsonClient(options: EgressJsonClientOptions): Egress
       accept: 'application/json',
     };
     if (apiKey !== undefined) headers['authorization'] = `Bearer ${apiKey}`;
-    let text: string;
+    let text: string | undefined;
     try {
       requestCount++;
-      const res = await fetch(url, { method: 'POST', headers, body, redirect: 'error', signal: combined });
+      const res = await transport.send(url, { method: 'POST', headers, body, signal: combined, maxBytes });
       if (res.status >= 300 && res.status < 400) {
-        await res.body?.cancel();
         throw new EmbedderError(
           'egress_refused',
           `model API redirect refused (HTTP ${res.status} from ${host})`,
         );
       }
-      if (!res.ok) {
-        await res.body?.cancel();
-        const failure = new EmbedderError('http_error', `HTTP ${res.status} from ${host}`, res.status);
+      if (res.status < 200 || res.status >= 300) {
+        const failure = new EmbedderError('http_error', `HTTP ${res.status} from ${host}${via}`, res.status);
         if (RETRYABLE_STATUSES.has(res.status)) {
-          throw new RetryableFailure(failure, parseRetryAfter(res.headers.get('retry-after')));
+          const retryAfter = res.headers['retry-after'];
+          throw new RetryableFailure(
+            failure,
+            parseRetryAfter(typeof retryAfter === 'string' ? retryAfter : null),
+          );
         }
         throw failure;
       }
-      if (options.maxContentLength !== undefined) {
-        const length = Number(res.headers.get('content-length') ?? '0');
-        if (length > options.maxContentLength) {
-          await res.body?.cancel();
-          throw new EmbedderError('bad_response', `response from ${host} is too large`);
-        }
-      }
-      text = await res.text();
+      text = res.text;
     } catch (e) {
       if (isEmbedderError(e) || e instanceof RetryableFailure) throw e;
       if (signal?.aborted) throw new EmbedderError('aborted', abortedMessage);
       if (timeout.aborted)
-        throw new EmbedderError('timeout', `no answer from ${host} within ${timeoutMs} ms`);
-      if (isRedirectError(e))
-        throw new EmbedderError('egress_refused', `model API redirect refused (from ${host})`);
+        throw new EmbedderError('timeout', `no answer from ${host}${via} within ${timeoutMs} ms`);
+      const code = errorCode(e);
+      if (isCertificateError(code)) {
+        // EGRESS-8: a certificate that doesn't verify for the endpoint host (e.g. an intercepting
+        // proxy) is refused, not retried.
+        throw new EmbedderError('egress_refused', `TLS certificate for ${host}${via} was rejected (${code})`);
+      }
       const detail = options.reportNetworkCode ? ` (${networkCode(e)})` : '';
-      throw new RetryableFailure(new EmbedderError('network_error', `request to ${host} failed${detail}`));
+      throw new RetryableFailure(
+        new EmbedderError('network_error', `request to ${host}${via} failed${detail}`),
+      );
     }
-    if (text.length > maxResponseChars)
+    if (text === undefined || text.length > maxResponseChars)
       throw new EmbedderError('bad_response', `response from ${host} is too large`);
     return text;
   };
@@ -211,6 +239,7 @@ export function createEgressJsonClient(options: EgressJsonClientOptions): Egress
   return {
     loopback: endpoint.loopback,
     host,
+    proxy: route ? describeProxy(route.url) : undefined,
     get requestCount() {
       return requestCount;
     },
@@ -221,6 +250,9 @@ export function createEgressJsonClient(options: EgressJsonClientOptions): Egress
       } catch {
         throw new EmbedderError('bad_response', `response from ${host} is not ${kind}`);
       }
+    },
+    close() {
+      transport.close();
     },
   };
 }

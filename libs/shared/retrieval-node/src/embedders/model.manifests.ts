@@ -36,7 +36,22 @@ export const modelManifestSchema = z.object({
   tokenizer: z.object({
     kind: z.enum(['wordpiece-vocab', 'huggingface-tokenizer-json']),
     file: safeRelativePath,
+    /** `tokenizer_config.json` (max length, pad token) for `huggingface-tokenizer-json`. */
+    config: safeRelativePath.optional(),
   }),
+  /** How texts are embedded; absent = no prompts, the tokenizer's own maximum length. */
+  embedding: z
+    .object({
+      /** Task prompts of asymmetric models, prepended before tokenization. */
+      prompts: z
+        .object({ query: z.string().max(200), document: z.string().max(200) })
+        .strict()
+        .nullable(),
+      /** Truncation length in tokens, special tokens included. */
+      maxTokens: z.number().int().positive().max(8192),
+    })
+    .strict()
+    .optional(),
   license: z.string().min(1).max(100),
   files: z.array(modelFileSchema).min(1).max(64),
 });
@@ -44,15 +59,23 @@ export const modelManifestSchema = z.object({
 export type ModelFileEntry = z.infer<typeof modelFileSchema>;
 export type ModelManifest = z.infer<typeof modelManifestSchema>;
 
+/** EmbeddingGemma's retrieval prompts (model card, `config_sentence_transformers.json`). */
+export const EMBEDDINGGEMMA_QUERY_PROMPT = 'task: search result | query: ';
+export const EMBEDDINGGEMMA_DOCUMENT_PROMPT = 'title: none | text: ';
+
 export const MODEL_MANIFESTS = {
   /**
    * EmbeddingGemma 300M, 4-bit quantised ONNX export, 768-d (RAG-16), ≈ 209 MiB.
-   * UNKNOWN HERE: this machine has no network, so the pinned revision, the file sizes and every
-   * SHA-256 are `null` on purpose (never invented). Fill them from the repository at a chosen
-   * commit (`git lfs ls-files -l` / the LFS pointer `oid sha256:`) before shipping; until then
-   * `installModel` refuses this manifest with `manifest_unpinned`. The file names follow the
-   * onnx-community export layout and must be re-checked at that commit too. Its tokenizer is a
-   * SentencePiece/BPE `tokenizer.json`, which the WordPiece tokenizer here cannot read.
+   * UNKNOWN HERE: this machine has no network and no note or seed records them, so the pinned
+   * revision, the file sizes and every SHA-256 are `null` on purpose (never invented). Fill them
+   * from the repository at a chosen commit (`git lfs ls-files -l` / the LFS pointer
+   * `oid sha256:`) before shipping; until then `installModel` refuses this manifest with
+   * `manifest_unpinned` (a copy with the hashes filled in installs from `rag.local_model_dir`).
+   * The file names follow the onnx-community export layout and must be re-checked at that commit.
+   * Tokenizer: Gemma's BPE `tokenizer.json` with byte fallback (HuggingFaceTokenizer). The graph
+   * emits `sentence_embedding` (pooled + projected); a graph with only token outputs is mean-pooled.
+   * Prompts follow the model card's retrieval task: queries `task: search result | query: `,
+   * documents `title: none | text: `. Context length 2048 tokens.
    */
   'embeddinggemma-300m-q4': {
     id: 'onnx:embeddinggemma-300m-q4',
@@ -61,7 +84,15 @@ export const MODEL_MANIFESTS = {
     repository: 'onnx-community/embeddinggemma-300m-ONNX',
     dimensions: 768,
     modelFile: 'onnx/model_q4.onnx',
-    tokenizer: { kind: 'huggingface-tokenizer-json', file: 'tokenizer.json' },
+    tokenizer: {
+      kind: 'huggingface-tokenizer-json',
+      file: 'tokenizer.json',
+      config: 'tokenizer_config.json',
+    },
+    embedding: {
+      prompts: { query: EMBEDDINGGEMMA_QUERY_PROMPT, document: EMBEDDINGGEMMA_DOCUMENT_PROMPT },
+      maxTokens: 2048,
+    },
     license: 'Gemma',
     files: [
       { path: 'onnx/model_q4.onnx', sha256: null, bytes: null },

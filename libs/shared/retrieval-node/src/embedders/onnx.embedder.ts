@@ -1,6 +1,8 @@
 // RAG-16/17: in-process ONNX embedder. One persistent InferenceSession per embedder (created
 // once, reused by every `embed` call), batched inference, masked mean pooling when the model
 // emits token embeddings (or a pooled output when the graph names one), then L2 normalisation.
+// Asymmetric models (EmbeddingGemma) get their task prompts: `embed` prefixes documents with the
+// document prompt, `embedQueries` prefixes queries with the query prompt.
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { type Embedder } from '@arslan/retrieval';
@@ -33,6 +35,36 @@ export interface OnnxEmbedderOptions {
   /** Force one output; default: a pooled output if present, else token embeddings. */
   outputName?: string;
   intraOpNumThreads?: number;
+  /** Task prompts prepended before tokenization (e.g. EmbeddingGemma's); default none. */
+  prompts?: EmbeddingPrompts;
+}
+
+export interface EmbeddingPrompts {
+  /** Prepended to search queries, e.g. `task: search result | query: `. */
+  query: string;
+  /** Prepended to indexed documents, e.g. `title: none | text: `. */
+  document: string;
+}
+
+/** An embedder that distinguishes queries from documents (`embed` = documents). */
+export interface QueryAwareEmbedder extends Embedder {
+  embedQueries(texts: readonly string[], signal?: AbortSignal): Promise<Float32Array[]>;
+}
+
+export function isQueryAwareEmbedder(e: Embedder): e is QueryAwareEmbedder {
+  return typeof (e as Partial<QueryAwareEmbedder>).embedQueries === 'function';
+}
+
+/** A view whose `embed` embeds queries: hand it to the retriever for search (same id and dims). */
+export function queryEmbedderOf(e: Embedder): Embedder {
+  if (!isQueryAwareEmbedder(e)) return e;
+  return {
+    id: e.id,
+    dimensions: e.dimensions,
+    local: e.local,
+    embed: (texts, signal) => e.embedQueries(texts, signal),
+    close: () => e.close(),
+  };
 }
 
 interface OutputChoice {
@@ -66,7 +98,7 @@ function declaredDimension(session: OrtModule.InferenceSession, output: string):
 }
 
 /** Creates the embedder and its single persistent session (telemetry already disabled). */
-export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<Embedder> {
+export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<QueryAwareEmbedder> {
   const modelPath = join(options.modelDir, options.modelFile ?? 'model.onnx');
   try {
     const s = await stat(modelPath);
@@ -169,19 +201,25 @@ export async function createOnnxEmbedder(options: OnnxEmbedderOptions): Promise<
     }
 
     let closed = false;
-    const embedder: Embedder = {
+    const embedAll = async (
+      texts: readonly string[],
+      prompt: string,
+      signal?: AbortSignal,
+    ): Promise<Float32Array[]> => {
+      if (closed) throw new EmbedderError('closed', 'embedder is closed');
+      const out: Float32Array[] = [];
+      for (let i = 0; i < texts.length; i += batchSize) {
+        if (signal?.aborted) throw new EmbedderError('aborted', 'embedding was aborted');
+        out.push(...(await runBatch(texts.slice(i, i + batchSize).map((t) => prompt + t))));
+      }
+      return out;
+    };
+    const embedder: QueryAwareEmbedder = {
       id: options.id ?? `onnx:${basename(options.modelDir)}`,
       dimensions,
       local: true,
-      async embed(texts, signal) {
-        if (closed) throw new EmbedderError('closed', 'embedder is closed');
-        const out: Float32Array[] = [];
-        for (let i = 0; i < texts.length; i += batchSize) {
-          if (signal?.aborted) throw new EmbedderError('aborted', 'embedding was aborted');
-          out.push(...(await runBatch(texts.slice(i, i + batchSize))));
-        }
-        return out;
-      },
+      embed: (texts, signal) => embedAll(texts, options.prompts?.document ?? '', signal),
+      embedQueries: (texts, signal) => embedAll(texts, options.prompts?.query ?? '', signal),
       async close() {
         if (closed) return;
         closed = true;

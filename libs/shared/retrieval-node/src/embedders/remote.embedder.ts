@@ -1,11 +1,13 @@
 // EGRESS-3..9: an OpenAI-compatible remote embedder (`POST {baseUrl}/embeddings`). The egress rules
 // (HTTPS or loopback HTTP, no redirects, key only from the env var as a Bearer header, bounded
 // retries on connect/read failures, 429 and 502/503/504 with backoff 200 ms·2^n and Retry-After
-// honoured up to a cap, per-request timeout, no way to disable TLS verification, no proxy) live in
-// the shared client, `egress-json-client.ts`. A request may still be billed twice (EGRESS-7).
+// honoured up to a cap, per-request timeout, no way to disable TLS verification, no proxy for
+// loopback, HTTP(S)/SOCKS proxies from the config or environment otherwise) live in the shared
+// client, `egress-json-client.ts`. A request may still be billed twice (EGRESS-7).
 import { type Embedder } from '@arslan/retrieval';
 import { z } from 'zod';
 import { createEgressJsonClient } from './egress-json-client';
+import { type TrustedCa } from './egress-transport';
 import { EmbedderError } from './embedder.errors';
 import { checkEndpointUrl } from './endpoint-url.policy';
 import { l2Normalise } from './vector-math';
@@ -30,6 +32,12 @@ export interface RemoteEmbedderOptions {
   maxRetryDelayMs?: number;
   /** Inputs per request; default 64. */
   batchSize?: number;
+  /** Explicit proxy URL (EGRESS-5); default: the proxy environment variables. Never for loopback. */
+  proxy?: string;
+  /** Trusted root certificates replacing the defaults (a private CA); verification stays on. */
+  tlsCa?: TrustedCa;
+  /** Where the key and proxy variables are read; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export interface RemoteEmbedder extends Embedder {
@@ -62,6 +70,9 @@ export function createRemoteEmbedder(options: RemoteEmbedderOptions): RemoteEmbe
     maxContentLength: MAX_RESPONSE_BYTES,
     operation: 'embedding',
     reportNetworkCode: true,
+    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    ...(options.tlsCa !== undefined ? { tlsCa: options.tlsCa } : {}),
+    ...(options.env !== undefined ? { env: options.env } : {}),
   });
   const host = client.host;
   const batchSize = Math.max(1, Math.floor(options.batchSize ?? 64));
@@ -112,6 +123,7 @@ export function createRemoteEmbedder(options: RemoteEmbedderOptions): RemoteEmbe
     },
     async close() {
       closed = true;
+      client.close();
     },
   };
 }

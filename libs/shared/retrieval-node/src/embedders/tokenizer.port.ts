@@ -1,7 +1,6 @@
-// The tokenizer port of the ONNX embedder. The WordPiece implementation in this folder covers
-// BERT-style vocabularies (`vocab.txt`). EmbeddingGemma ships a SentencePiece/BPE `tokenizer.json`
-// that needs a different implementation (e.g. @huggingface/transformers' `AutoTokenizer` over
-// local files, which is NOT installed here): plug it in behind this port.
+// The tokenizer port of the ONNX embedder. Implementations here: WordPiece (BERT-style
+// `vocab.txt`) and HuggingFaceTokenizer (a Hugging Face `tokenizer.json`, e.g. EmbeddingGemma's
+// Gemma BPE with byte fallback), both loaded from local files only.
 
 export interface EncodedText {
   /** Token ids including special tokens, already truncated to the tokenizer's maximum length. */
