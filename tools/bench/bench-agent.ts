@@ -32,8 +32,8 @@ const STEPS_PER_RUN = Number(process.env['BENCH_STEPS_PER_RUN'] ?? 50);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 40);
 const WARMUP_RUNS = 5;
 const TARGET_P95_MS = 5;
-/** The runtime's built-ins (read_file, list_dir, write_file, edit_file, terminal, web_search, web_extract, plan, attach_file). */
-const BUILTINS = 9;
+/** The runtime's own tools (counted once in main: the built-in set grows with the product). */
+let BUILTINS = 0;
 
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -209,9 +209,16 @@ async function main(): Promise<void> {
     "export { createAgentRuntime } from '@arslan/desktop-agent'; export { z } from 'zod';",
     'node',
   );
-  const out: Record<string, unknown> = { bench: 'agent' };
+  const probeDir = mkdtempSync(join(tmpdir(), 'arslan-bench-agent-probe-'));
+  const probe = api.createAgentRuntime({ dataDir: join(probeDir, 'data') });
+  BUILTINS = probe.registry.names().length;
+  probe.close();
+  rmSync(probeDir, { recursive: true, force: true });
+  const out: Record<string, unknown> = { bench: 'agent', builtin_tools: BUILTINS };
   let pass = true;
-  for (const total of [10, 100]) {
+  // The issue asks for 10 and 100 registered tools; the runtime alone now registers more than 9
+  // (delegate_work, start_background_job…), so the small set is its built-ins + the bench tool.
+  for (const total of [Math.max(10, BUILTINS + 1), 100]) {
     const { loop, peer, registered } = await measure(api, total);
     if (registered !== total) throw new Error(`expected ${total} registered tools, got ${registered}`);
     const l = summary(loop);

@@ -15,6 +15,7 @@ import {
   type RunResult,
   createAgentRuntime,
   createModelProvider,
+  providerSearchFromModels,
 } from '@arslan/desktop-agent';
 import { ARSLAN_USAGE, type AgentFlags, EXIT, UsageError, parseArslanArgs } from './arslan-args';
 import { type AgentSettings, resolveAgentSettings } from './arslan-settings';
@@ -97,7 +98,16 @@ function openSession(flags: AgentFlags, io: ArslanIo): Session {
     ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
   });
   const agentDir = join(settings.dataDir, CLI_AGENT_DIR);
-  const runtime = createAgentRuntime({ dataDir: agentDir });
+  const endpoint = {
+    kind: settings.provider,
+    baseUrl: settings.baseUrl,
+    ...(settings.apiKey ? { apiKey: settings.apiKey } : {}),
+  };
+  // WEB-01/02: web_search tries the run model's own provider search first (its key, its host only).
+  const runtime = createAgentRuntime({
+    dataDir: agentDir,
+    tools: { web: { providerSearch: providerSearchFromModels([endpoint]) } },
+  });
   let release: () => void;
   try {
     release = acquireLock(agentDir, io.processAlive);

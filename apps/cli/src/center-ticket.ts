@@ -1,9 +1,9 @@
 // A Center ticket for `init`, `restore`, `unlock` and `mcp grant` (CTR-1, CTR-3/4). A ticket is a
 // bearer secret: it never comes from argv and is never printed, only read from a file that no
 // other user can read (--center-ticket-file) or from an environment variable (--center-ticket-env).
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { UsageError } from './cli-errors';
+import { readPrivateFile } from './private-file';
 import { type CommandContext, stringFlag } from './cli-context';
 
 const TICKET = /^[\x21-\x7e]{1,256}$/;
@@ -32,24 +32,6 @@ function checked(ticket: string, where: string): string {
   return ticket;
 }
 
-/** Same rules as a grant file: a regular file, mode 0600 or stricter (the ticket is a bearer). */
 function readTicketFile(path: string): string {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new UsageError(
-      `cannot open ticket file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`${path} is not a file`);
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
-      throw new UsageError(`${path} is readable by other users; run chmod 600 on it`);
-    if (stat.size > MAX_FILE_BYTES) throw new UsageError(`${path} does not hold a Center ticket`);
-    return readFileSync(fd, 'utf8').trim();
-  } finally {
-    closeSync(fd);
-  }
+  return readPrivateFile(path, 'Center ticket', MAX_FILE_BYTES).trim();
 }

@@ -1,13 +1,20 @@
 // Retrieval commands (RAG-*): `search`, `retrieve`, `rag index|status|search|ask` go to the daemon;
 // `rag model-install` runs in this process (RAG-18) and writes verified files to <data dir>/models.
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { IPC_EXIT_CODES, type RetrievedChunk, type VaultOpResults } from '@arslan/protocol';
+import {
+  IPC_EXIT_CODES,
+  type RetrievedChunk,
+  type VaultOpResults,
+  parseArslanConfig,
+} from '@arslan/protocol';
 import {
   MODEL_MANIFESTS,
   type ModelManifest,
   type ModelSource,
   installModel,
   isEmbedderError,
+  resolveConfiguredProxy,
 } from '@arslan/retrieval-node';
 import { LocalCommandError, UsageError } from './cli-errors';
 import {
@@ -145,6 +152,18 @@ export function ragAskCommand(ctx: CommandContext): Promise<CommandOutcome> {
   });
 }
 
+/** EGRESS-5: `[rag] proxy` / `proxy_env` of the config file that was read (already validated). */
+function configuredProxy(ctx: CommandContext): { proxy?: string } {
+  if (!ctx.configPath) return {};
+  const parsed = parseArslanConfig(readFileSync(ctx.configPath, 'utf8'));
+  const rag = parsed.ok ? parsed.config.rag : undefined;
+  const proxy = resolveConfiguredProxy({
+    ...(rag?.proxy !== undefined ? { proxy: rag.proxy } : {}),
+    ...(rag?.proxy_env !== undefined ? { proxyEnv: rag.proxy_env } : {}),
+  });
+  return proxy === undefined ? {} : { proxy };
+}
+
 /** RAG-18: verify every file's SHA-256 against the pinned manifest, then publish; refuses an unpinned manifest. */
 export async function ragModelInstallCommand(ctx: CommandContext): Promise<CommandOutcome> {
   const name = stringFlag(ctx, 'model') ?? 'embeddinggemma-300m-q4';
@@ -160,7 +179,7 @@ export async function ragModelInstallCommand(ctx: CommandContext): Promise<Comma
         };
   const targetDir = join(ctx.dataDir, 'models');
   try {
-    const result = await installModel({ manifest, from, targetDir });
+    const result = await installModel({ manifest, from, targetDir, ...configuredProxy(ctx) });
     return {
       json: { model: name, dir: result.dir, reused: result.reused, fetched: result.fetched },
       text: result.reused

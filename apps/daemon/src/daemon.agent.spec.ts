@@ -65,6 +65,11 @@ describe('daemon agent side', () => {
     });
     expect(run.status).toBe(400);
     expect(await run.json()).toMatchObject({ error: { code: 'no_model' } });
+    // WORK-07..13: the daemon serves background jobs (not 501 jobs_unavailable).
+    const jobs = await fetch(`http://127.0.0.1:${port}/api/jobs`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(jobs.status).toBe(200);
 
     stdin.end();
     expect(await running).toBe(0);

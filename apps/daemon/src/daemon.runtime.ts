@@ -97,7 +97,11 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
       stdin?.off('end', onSignal);
       stdin?.off('error', onSignal);
       stdin?.pause();
-      // ARCH-12: cancel live runs (the API waits for them to settle), then close the agent DB.
+      // ARCH-12: stop background jobs (WORK-10: only shutdown ends them), cancel live runs (the
+      // API waits for them to settle), then close the agent DB.
+      await agent?.jobs
+        ?.stopAll()
+        .catch((error: Error) => deps.stderr(`stopping background jobs failed: ${error.message}`));
       await api
         ?.close()
         .catch((error: Error) => deps.stderr(`closing the local API failed: ${error.message}`));
@@ -146,6 +150,9 @@ export async function runDaemon(argv: readonly string[], deps: DaemonDeps): Prom
         dataDir,
         ...(deps.apiPort !== undefined ? { preferredPort: deps.apiPort } : {}),
         ...(agent.defaults ? { defaults: agent.defaults } : {}),
+        ...(agent.models ? { models: agent.models } : {}),
+        ...(agent.artifacts ? { artifacts: agent.artifacts } : {}),
+        ...(agent.jobs ? { jobs: agent.jobs } : {}),
       });
     }
     signals.on('SIGTERM', onSignal);

@@ -1,9 +1,10 @@
 // The grant file (MCP-1): the capability lives only here, written once with mode 0600 to a path
 // that must not exist yet ({flag: 'wx'}), and is read back by `mcp serve`. Never printed.
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, unlinkSync, writeSync } from 'node:fs';
 import { mcpToken } from '@arslan/protocol';
 import { z } from 'zod';
 import { LocalCommandError, UsageError } from '../cli-errors';
+import { readPrivateFile } from '../private-file';
 
 export const GRANT_FILE_KIND = 'arslan.mcp-grant';
 
@@ -54,27 +55,10 @@ export function discardGrantFile(fd: number, path: string): void {
 
 /** Reads and checks a grant file; refuses files other users could read (the token is a bearer). */
 export function readGrantFile(path: string): GrantFile {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (error) {
-    throw new UsageError(
-      `cannot open grant file ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
-    );
-  }
-  try {
-    const stat = fstatSync(fd);
-    if (!stat.isFile()) throw new UsageError(`${path} is not a file`);
-    if (process.platform !== 'win32' && (stat.mode & 0o077) !== 0)
-      throw new UsageError(`${path} is readable by other users; run chmod 600 on it`);
-    if (stat.size > 4096) throw new UsageError(`${path} is not a grant file`);
-    const parsed = grantFileSchema.safeParse(safeJson(readFileSync(fd, 'utf8')));
-    // Never echo the content: it holds the token.
-    if (!parsed.success) throw new UsageError(`${path} is not a valid grant file`);
-    return parsed.data;
-  } finally {
-    closeSync(fd);
-  }
+  const parsed = grantFileSchema.safeParse(safeJson(readPrivateFile(path, 'grant file', 4096)));
+  // Never echo the content: it holds the token.
+  if (!parsed.success) throw new UsageError(`${path} is not a valid grant file`);
+  return parsed.data;
 }
 
 function safeJson(text: string): unknown {

@@ -63,6 +63,14 @@ export {
   DEFAULT_TOTAL_TIMEOUT_MS,
   StreamingProvider,
   type ProviderOptions,
+  MODEL_ROLES,
+  ModelCatalog,
+  UnknownModelError,
+  type ConfiguredModel,
+  type ModelListing,
+  type ModelRole,
+  type ProviderFactory,
+  type ResolvedModel,
 } from './providers';
 export {
   ToolRegistry,
@@ -139,6 +147,15 @@ export {
   type SearchEngineConfig,
   type SearchHit,
   type WebToolsOptions,
+  providerSearchTarget,
+  providerSearchForTurn,
+  providerSearchFromModels,
+  type ConfiguredEndpoint,
+  runProviderSearch,
+  ProviderSearchError,
+  type ProviderSearchKind,
+  type ProviderSearchTarget,
+  type TurnModelConfig,
   createPlanTool,
   createMemoryPlanStore,
   PLAN_STATUSES,
@@ -235,6 +252,9 @@ export {
   type TaskRow,
   type TaskSpec,
   type TaskStatus,
+  UnknownEffects,
+  ReconcileError,
+  type UnknownEffectAction,
 } from './tasks';
 export {
   AgentRun,
@@ -301,6 +321,14 @@ export {
   registryCatalog,
   type AgentRuntime,
   type AgentRuntimeOptions,
+  ARTIFACTS_DIR_NAME,
+  ArtifactStore,
+  isActiveContent,
+  mediaTypeOf,
+  type OpenedArtifact,
+  ConversationModels,
+  conversationModelBodySchema,
+  type ConversationModelView,
 } from './runtime';
 export {
   contextBudgets,
@@ -368,4 +396,39 @@ export {
   type ModelRequestOutcome,
   type ModelRequestPurpose,
   type ModelRequestRow,
+  ArtifactRepository,
+  type ArtifactRow,
+  ConversationModelRepository,
 } from './store';
+export {
+  MAX_CONCURRENT_WORKERS,
+  MAX_WORKERS_PER_CALL,
+  WORKER_SYSTEM,
+  WORKER_TOOL_NAMES,
+  WorkerPool,
+  WorkerPoolError,
+  type WorkerOutcome,
+  type WorkerPoolOptions,
+  NestedBudget,
+} from './workers';
+export {
+  DEFAULT_MAX_RUNNING_JOBS,
+  JobService,
+  type CancelJobResult,
+  type CreateJobInput,
+  type JobCard,
+  type JobEvent,
+  type JobListener,
+  type JobServiceOptions,
+  JOB_STATUSES,
+  JobRepository,
+  type JobRow,
+  type JobStatus,
+} from './jobs';
+export { DELEGATE_WORK, createDelegateWorkTool, type DelegatePort } from './tools/delegate-work-tool';
+export {
+  START_BACKGROUND_JOB,
+  createBackgroundJobTool,
+  type BackgroundJobPort,
+} from './tools/background-job-tool';
+export type { NestedRun, NestedRunSpec, ParentRunView } from './loop/run-service';

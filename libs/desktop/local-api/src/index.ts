@@ -9,6 +9,7 @@ export {
   type LocalApiDefaults,
   type LocalApiOptions,
   type StreamFrame,
+  type JobFrame,
 } from './local-api.server';
 export {
   TOKEN_FILE_NAME,
@@ -37,3 +38,24 @@ export {
   type DataFlowApiErrorCode,
   type DataFlowRouteContext,
 } from './local-api.data-flow';
+export {
+  routeConversationModel,
+  routeModels,
+  type ModelsApiErrorCode,
+  type ModelsRouteContext,
+} from './local-api.models';
+export {
+  attachmentDisposition,
+  matchArtifactDownload,
+  routeRunArtifacts,
+  sendArtifact,
+  type ArtifactsApiErrorCode,
+  type ArtifactsRouteContext,
+} from './local-api.artifacts';
+export {
+  cancelJobBodySchema,
+  createJobBodySchema,
+  routeJobs,
+  type JobsApiErrorCode,
+  type JobsRouteContext,
+} from './local-api.jobs';

@@ -1,55 +1,14 @@
 // ARCH-18 / CTX-09 / KNOW-06 over a real socket: the run's model-request records and the
 // conversation settings routes, with the real RunService, loop and a scripted provider over HTTP.
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentRuntime, createAgentRuntime, createModelProvider } from '@arslan/desktop-agent';
 import { ScriptedProviderServer } from '@arslan/desktop-agent-testing';
 import { type LocalApi, startLocalApi } from './index';
+import { callApi, runFinished } from './local-api.spec-support';
 
 jest.setTimeout(30_000);
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-function call(
-  api: LocalApi,
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string | null; contentType?: string } = {},
-): Promise<Reply> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const token = options.token === undefined ? api.token : options.token;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: api.port,
-        method,
-        path,
-        headers: {
-          ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 const API_KEY = 'sk-local-secret-0123456789';
 
@@ -93,22 +52,18 @@ describe('local API data flow (ARCH-18, CTX-02, CTX-09, KNOW-06)', () => {
 
   async function finishedRun(message: string, conversationId?: string): Promise<string> {
     provider.enqueue({ steps: [{ text: 'Done.' }], usage: { input: 10, output: 2 } });
-    const started = await call(api, 'POST', '/api/runs', {
+    const started = await callApi(api, 'POST', '/api/runs', {
       body: { message, workspace, ...(conversationId ? { conversationId } : {}) },
     });
     expect(started.status).toBe(201);
     const runId = started.body.runId as string;
-    for (let i = 0; i < 200; i += 1) {
-      const run = await call(api, 'GET', `/api/runs/${runId}`);
-      if (run.body.status !== 'running') return runId;
-      await new Promise((r) => setTimeout(r, 25));
-    }
-    throw new Error('the run did not finish');
+    await runFinished(api, runId);
+    return runId;
   }
 
   it('ARCH-18/CTX-02: GET /api/runs/:id/requests names the endpoint, model and items; a local unlisted model got 8,192', async () => {
     const runId = await finishedRun('hello');
-    const reply = await call(api, 'GET', `/api/runs/${runId}/requests`);
+    const reply = await callApi(api, 'GET', `/api/runs/${runId}/requests`);
     expect(reply.status).toBe(200);
     const requests = reply.body.requests as {
       endpoint: unknown;
@@ -133,47 +88,49 @@ describe('local API data flow (ARCH-18, CTX-02, CTX-09, KNOW-06)', () => {
 
   it('ARCH-18: the requests route needs the token, a known run, GET and no query parameters', async () => {
     const runId = await finishedRun('again');
-    expect((await call(api, 'GET', `/api/runs/${runId}/requests`, { token: null })).status).toBe(401);
-    expect((await call(api, 'GET', '/api/runs/no-such-run/requests')).body).toMatchObject({
+    expect((await callApi(api, 'GET', `/api/runs/${runId}/requests`, { token: null })).status).toBe(401);
+    expect((await callApi(api, 'GET', '/api/runs/no-such-run/requests')).body).toMatchObject({
       error: { code: 'not_found' },
     });
-    const query = await call(api, 'GET', `/api/runs/${runId}/requests?limit=5`);
+    const query = await callApi(api, 'GET', `/api/runs/${runId}/requests?limit=5`);
     expect(query).toMatchObject({ status: 400, body: { error: { code: 'invalid_query' } } });
-    expect((await call(api, 'POST', `/api/runs/${runId}/requests`, { body: {} })).status).toBe(405);
-    expect((await call(api, 'GET', '/api/runs/bad%20id/requests')).status).toBe(404);
+    expect((await callApi(api, 'POST', `/api/runs/${runId}/requests`, { body: {} })).status).toBe(405);
+    expect((await callApi(api, 'GET', '/api/runs/bad%20id/requests')).status).toBe(404);
   });
 
   it('CTX-09/KNOW-06: conversation settings are read and changed only through the strict settings route', async () => {
     const conv = 'conv-settings-1';
     const path = `/api/conversations/${conv}/settings`;
-    expect(await call(api, 'GET', path)).toEqual({
-      status: 200,
-      body: {
-        conversationId: conv,
-        settings: { replyLanguage: null, localMemory: true, cloudMemory: false },
-      },
+    const initial = await callApi(api, 'GET', path);
+    expect(initial.status).toBe(200);
+    expect(initial.body).toEqual({
+      conversationId: conv,
+      settings: { replyLanguage: null, localMemory: true, cloudMemory: false },
     });
-    expect((await call(api, 'PUT', path, { body: { cloudMemory: true }, token: null })).status).toBe(401);
-    const unknown = await call(api, 'PUT', path, { body: { cloudMemory: true, admin: true } });
+    expect((await callApi(api, 'PUT', path, { body: { cloudMemory: true }, token: null })).status).toBe(401);
+    const unknown = await callApi(api, 'PUT', path, { body: { cloudMemory: true, admin: true } });
     expect(unknown).toMatchObject({ status: 400, body: { error: { code: 'invalid_body' } } });
-    expect((await call(api, 'PUT', path, { body: { cloudMemory: 'yes' } })).status).toBe(400);
+    expect((await callApi(api, 'PUT', path, { body: { cloudMemory: 'yes' } })).status).toBe(400);
     expect(
-      (await call(api, 'PUT', path, { body: { cloudMemory: true }, contentType: 'text/plain' })).status,
+      (
+        await callApi(api, 'PUT', path, {
+          body: { cloudMemory: true },
+          headers: { 'content-type': 'text/plain' },
+        })
+      ).status,
     ).toBe(415);
-    expect((await call(api, 'GET', `${path}?x=1`)).status).toBe(400);
-    expect((await call(api, 'DELETE', path)).status).toBe(405);
-    expect((await call(api, 'GET', path)).body).toMatchObject({ settings: { cloudMemory: false } });
-    const set = await call(api, 'PUT', path, { body: { cloudMemory: true, replyLanguage: 'Japanese' } });
-    expect(set).toEqual({
-      status: 200,
-      body: {
-        conversationId: conv,
-        settings: { replyLanguage: 'Japanese', localMemory: true, cloudMemory: true },
-      },
+    expect((await callApi(api, 'GET', `${path}?x=1`)).status).toBe(400);
+    expect((await callApi(api, 'DELETE', path)).status).toBe(405);
+    expect((await callApi(api, 'GET', path)).body).toMatchObject({ settings: { cloudMemory: false } });
+    const set = await callApi(api, 'PUT', path, { body: { cloudMemory: true, replyLanguage: 'Japanese' } });
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({
+      conversationId: conv,
+      settings: { replyLanguage: 'Japanese', localMemory: true, cloudMemory: true },
     });
     // A run in that conversation loads them (CTX-09) — and its text cannot turn them off.
     await finishedRun('Turn cloud memory off and forget the language.', conv);
-    expect((await call(api, 'GET', path)).body).toMatchObject({
+    expect((await callApi(api, 'GET', path)).body).toMatchObject({
       settings: { replyLanguage: 'Japanese', cloudMemory: true },
     });
   });

@@ -1,7 +1,7 @@
 // The local API over a real socket: the real RunService and loop, a scripted provider over HTTP,
 // a real `ws` client.
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { type Server, createServer, request } from 'node:http';
+import { type Server, createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -20,50 +20,9 @@ import {
   WS_TOKEN_PROTOCOL_PREFIX,
   startLocalApi,
 } from './index';
+import { callApi } from './local-api.spec-support';
 
 jest.setTimeout(30_000);
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-function call(
-  api: LocalApi,
-  method: string,
-  path: string,
-  options: { body?: unknown; raw?: string; headers?: Record<string, string>; token?: string | null } = {},
-): Promise<Reply> {
-  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
-  const token = options.token === undefined ? api.token : options.token;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: api.port,
-        method,
-        path,
-        headers: {
-          ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-          ...options.headers,
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
 
 class Stream {
   readonly frames: StreamFrame[] = [];
@@ -187,27 +146,26 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
   });
 
   it('ARCH-10: HTTP without a token, or with a wrong one, is 401', async () => {
-    expect((await call(api, 'GET', '/api/health', { token: null })).status).toBe(401);
-    const wrong = await call(api, 'GET', '/api/health', { token: 'a'.repeat(64) });
+    expect((await callApi(api, 'GET', '/api/health', { token: null })).status).toBe(401);
+    const wrong = await callApi(api, 'GET', '/api/health', { token: 'a'.repeat(64) });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: { code: 'unauthorized', message: expect.any(String) } });
-    expect((await call(api, 'GET', '/api/health', { token: api.token.slice(0, 10) })).status).toBe(401);
-    expect(await call(api, 'GET', '/api/health')).toEqual({
-      status: 200,
-      body: { ok: true, port: api.port },
-    });
+    expect((await callApi(api, 'GET', '/api/health', { token: api.token.slice(0, 10) })).status).toBe(401);
+    const health = await callApi(api, 'GET', '/api/health');
+    expect(health.status).toBe(200);
+    expect(health.body).toEqual({ ok: true, port: api.port });
   });
 
   it('ARCH-10: a foreign Host (DNS rebinding) or Origin (another site) is 403, even with the token', async () => {
     for (const host of [`evil.example:${api.port}`, '127.0.0.1:1', `127.0.0.1.nip.io:${api.port}`]) {
-      expect((await call(api, 'GET', '/api/health', { headers: { host } })).status).toBe(403);
+      expect((await callApi(api, 'GET', '/api/health', { headers: { host } })).status).toBe(403);
     }
     for (const origin of ['https://evil.example', 'null', `http://127.0.0.1:${api.port + 1}`]) {
-      expect((await call(api, 'GET', '/api/cards', { headers: { origin } })).status).toBe(403);
+      expect((await callApi(api, 'GET', '/api/cards', { headers: { origin } })).status).toBe(403);
     }
-    expect((await call(api, 'GET', '/api/health', { headers: { origin: api.origin } })).status).toBe(200);
+    expect((await callApi(api, 'GET', '/api/health', { headers: { origin: api.origin } })).status).toBe(200);
     expect(
-      (await call(api, 'GET', '/api/health', { headers: { host: `localhost:${api.port}` } })).status,
+      (await callApi(api, 'GET', '/api/health', { headers: { host: `localhost:${api.port}` } })).status,
     ).toBe(200);
   });
 
@@ -236,44 +194,46 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
   });
 
   it('strict bodies: unknown fields, bad JSON, wrong type and oversize bodies are typed 4xx errors with no run started', async () => {
-    const inboxBefore = (await call(api, 'GET', '/api/inbox')).body;
-    const unknown = await call(api, 'POST', '/api/runs', {
+    const inboxBefore = (await callApi(api, 'GET', '/api/inbox')).body;
+    const unknown = await callApi(api, 'POST', '/api/runs', {
       body: { message: 'hi', workspace, extra: true },
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ error: { code: 'invalid_body' } });
     expect(String((unknown.body['error'] as { message: string }).message)).toContain('extra');
-    expect((await call(api, 'POST', '/api/runs', { raw: '{"message":' })).body).toMatchObject({
+    expect((await callApi(api, 'POST', '/api/runs', { raw: '{"message":' })).body).toMatchObject({
       error: { code: 'invalid_json' },
     });
-    const text = await call(api, 'POST', '/api/runs', {
+    const text = await callApi(api, 'POST', '/api/runs', {
       raw: JSON.stringify({ message: 'hi', workspace }),
       headers: { 'content-type': 'text/plain' },
     });
     expect(text.status).toBe(415);
-    const big = await call(api, 'POST', '/api/runs', { body: { message: 'x'.repeat(1_100_000), workspace } });
+    const big = await callApi(api, 'POST', '/api/runs', {
+      body: { message: 'x'.repeat(1_100_000), workspace },
+    });
     expect(big.status).toBe(413);
     expect(
-      (await call(api, 'POST', '/api/runs', { body: { message: 'hi', workspace: 'relative/dir' } })).body,
+      (await callApi(api, 'POST', '/api/runs', { body: { message: 'hi', workspace: 'relative/dir' } })).body,
     ).toMatchObject({
       error: { code: 'bad_workspace' },
     });
     expect(
-      (await call(api, 'POST', '/api/runs', { body: { message: 'hi', workspace, allow: ['everything'] } }))
+      (await callApi(api, 'POST', '/api/runs', { body: { message: 'hi', workspace, allow: ['everything'] } }))
         .status,
     ).toBe(400);
     expect(
       (
-        await call(api, 'POST', '/api/cards/call_x/answer', {
+        await callApi(api, 'POST', '/api/cards/call_x/answer', {
           body: { kind: 'workspace_write', option: 'once' },
         })
       ).status,
     ).toBe(400);
-    expect((await call(api, 'GET', '/api/runs')).status).toBe(405);
-    expect((await call(api, 'GET', '/api/nothing')).status).toBe(404);
-    expect((await call(api, 'GET', '/api/runs/no-such-run')).status).toBe(404);
+    expect((await callApi(api, 'GET', '/api/runs')).status).toBe(405);
+    expect((await callApi(api, 'GET', '/api/nothing')).status).toBe(404);
+    expect((await callApi(api, 'GET', '/api/runs/no-such-run')).status).toBe(404);
     expect(provider.requests).toHaveLength(0);
-    expect((await call(api, 'GET', '/api/inbox')).body).toEqual(inboxBefore);
+    expect((await callApi(api, 'GET', '/api/inbox')).body).toEqual(inboxBefore);
   });
 
   it('ARCH-09/CKPT-04/APPR-010: a run streams over a real WebSocket (binary JSON frames); a card answered over HTTP, first answer wins and the second is 409; a reconnect mid-run gets snapshot + the rest with no gap or duplicate', async () => {
@@ -289,7 +249,9 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
         usage: { input: 10, output: 5 },
       },
     );
-    const started = await call(api, 'POST', '/api/runs', { body: { message: 'write out.txt', workspace } });
+    const started = await callApi(api, 'POST', '/api/runs', {
+      body: { message: 'write out.txt', workspace },
+    });
     expect(started.status).toBe(201);
     const { runId, conversationId } = started.body as { runId: string; conversationId: string };
 
@@ -298,7 +260,7 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     expect(first.frames[0]?.type).toBe('snapshot');
     expect(first.binary.every(Boolean)).toBe(true);
 
-    const cards = (await call(api, 'GET', '/api/cards')).body['cards'] as {
+    const cards = (await callApi(api, 'GET', '/api/cards')).body['cards'] as {
       callId: string;
       kind: string;
       runId: string;
@@ -306,7 +268,7 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     }[];
     const card = cards.find((c) => c.runId === runId);
     expect(card).toMatchObject({ kind: 'workspace_write' });
-    const inbox = (await call(api, 'GET', '/api/inbox')).body;
+    const inbox = (await callApi(api, 'GET', '/api/inbox')).body;
     expect(inbox).toHaveProperty('items');
 
     // A client that drops mid-run: the run keeps going (ARCH-15).
@@ -316,12 +278,10 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     const callId = encodeURIComponent(card!.callId);
     const option = card!.options[0]!;
     const answer = { kind: 'workspace_write', option, surface: 'window' };
-    const won = await call(api, 'POST', `/api/cards/${callId}/answer`, { body: answer });
-    expect(won).toEqual({
-      status: 200,
-      body: { callId: card!.callId, resolution: { status: 'approved', option } },
-    });
-    const lost = await call(api, 'POST', `/api/cards/${callId}/answer`, {
+    const won = await callApi(api, 'POST', `/api/cards/${callId}/answer`, { body: answer });
+    expect(won.status).toBe(200);
+    expect(won.body).toEqual({ callId: card!.callId, resolution: { status: 'approved', option } });
+    const lost = await callApi(api, 'POST', `/api/cards/${callId}/answer`, {
       body: { ...answer, surface: 'inbox' },
     });
     expect(lost.status).toBe(409);
@@ -355,7 +315,7 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     expect(late.frames).toHaveLength(1);
     expect(late.events().at(-1)).toMatchObject({ type: 'run_finished' });
 
-    const run = await call(api, 'GET', `/api/runs/${encodeURIComponent(runId)}`);
+    const run = await callApi(api, 'GET', `/api/runs/${encodeURIComponent(runId)}`);
     expect(run.status).toBe(200);
     expect(run.body).toMatchObject({
       runId,
@@ -364,19 +324,19 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
       result: { answer: 'Done: wrote out.txt.' },
     });
     expect(
-      (await call(api, 'POST', `/api/runs/${encodeURIComponent(runId)}/stop`, { body: {} })).status,
+      (await callApi(api, 'POST', `/api/runs/${encodeURIComponent(runId)}/stop`, { body: {} })).status,
     ).toBe(409);
   });
 
   it('TURN-02/ARCH-09: a conversation stream follows the next turn started by POST /api/conversations/:id/messages; stop cancels a live run', async () => {
     provider.enqueue({ steps: [{ text: 'first answer' }] });
-    const started = await call(api, 'POST', '/api/runs', { body: { message: 'one', workspace } });
+    const started = await callApi(api, 'POST', '/api/runs', { body: { message: 'one', workspace } });
     const { runId, conversationId } = started.body as { runId: string; conversationId: string };
     const stream = await Stream.open(api, `conversation=${encodeURIComponent(conversationId)}`);
     await stream.until((es) => es.some((e) => e.type === 'run_finished' && e.runId === runId));
 
     provider.enqueue({ steps: [{ text: 'second ' }, { stall: 'forever' }] });
-    const sent = await call(
+    const sent = await callApi(
       api,
       'POST',
       `/api/conversations/${encodeURIComponent(conversationId)}/messages`,
@@ -392,7 +352,7 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     expect(snapshots).toHaveLength(2);
 
     expect(
-      (await call(api, 'POST', `/api/runs/${encodeURIComponent(nextRun)}/stop`, { body: {} })).status,
+      (await callApi(api, 'POST', `/api/runs/${encodeURIComponent(nextRun)}/stop`, { body: {} })).status,
     ).toBe(202);
     const events = await stream.until((es) =>
       es.some((e) => e.runId === nextRun && e.type === 'run_finished'),
@@ -404,7 +364,7 @@ describe('local API (ARCH-05/09/10, CKPT-04, APPR-010)', () => {
     expect(contiguous(events.filter((e) => e.runId === nextRun))).toBe(true);
     await stream.close();
     expect(
-      (await call(api, 'POST', '/api/conversations/never-seen/messages', { body: { text: 'x' } })).status,
+      (await callApi(api, 'POST', '/api/conversations/never-seen/messages', { body: { text: 'x' } })).status,
     ).toBe(404);
   });
 });
@@ -426,7 +386,7 @@ describe('local API port (ARCH-05)', () => {
       const api = await startLocalApi({ service: runtime.service, dataDir: dir });
       expect(api.port).not.toBe(PREFERRED_PORT);
       expect(api.port).toBeGreaterThan(0);
-      const health = await call(api, 'GET', '/api/health');
+      const health = await callApi(api, 'GET', '/api/health');
       expect(health.status).toBe(200);
       await api.close();
       expect(existsSync(api.tokenFile)).toBe(false);

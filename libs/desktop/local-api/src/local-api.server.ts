@@ -11,8 +11,18 @@ import {
 import type { AddressInfo, Socket } from 'node:net';
 import { isAbsolute } from 'node:path';
 import type { Duplex } from 'node:stream';
-import type { RunEvent, RunResult, RunService, RunSnapshot, SnapshotTarget } from '@arslan/desktop-agent';
+import type {
+  ArtifactStore,
+  ConversationModels,
+  RunEvent,
+  RunResult,
+  RunService,
+  RunSnapshot,
+  SnapshotTarget,
+} from '@arslan/desktop-agent';
+import type { JobEvent, JobService } from '@arslan/desktop-agent';
 import { type WebSocket, WebSocketServer } from 'ws';
+import { type JobsApiErrorCode, routeJobs } from './local-api.jobs';
 import type { z } from 'zod';
 import {
   WS_PROTOCOL,
@@ -31,12 +41,21 @@ import {
   toCardAnswer,
 } from './local-api.schemas';
 import { type UndoApiErrorCode, isUndoAction, routeUndo } from './local-api.undo';
+import { isReconcileAction, routeReconcile } from './local-api.reconcile';
 import {
   type DataFlowApiErrorCode,
   type DataFlowRouteContext,
   routeConversationSettings,
   routeRunRequests,
 } from './local-api.data-flow';
+import { type ModelsApiErrorCode, routeConversationModel, routeModels } from './local-api.models';
+import {
+  type ArtifactsApiErrorCode,
+  type ArtifactsRouteContext,
+  matchArtifactDownload,
+  routeRunArtifacts,
+  sendArtifact,
+} from './local-api.artifacts';
 
 /** ARCH-05: the preferred port keeps the UI origin (and its local storage) stable across launches. */
 export const PREFERRED_PORT = 47317;
@@ -64,6 +83,9 @@ export type ApiErrorCode =
   | 'card_refused'
   | UndoApiErrorCode
   | DataFlowApiErrorCode
+  | JobsApiErrorCode
+  | ModelsApiErrorCode
+  | ArtifactsApiErrorCode
   | 'internal';
 
 export interface LocalApiDefaults {
@@ -84,6 +106,12 @@ export interface LocalApiOptions {
   maxBodyBytes?: number;
   /** Provider and model of runs whose body names none. */
   defaults?: LocalApiDefaults;
+  /** PROV-04/05: the configured models conversations may choose from. */
+  models?: ConversationModels;
+  /** DATA-02 / FILE-05: the runs' recorded files, served by id. */
+  artifacts?: ArtifactStore;
+  /** WORK-07..13: background jobs (`/api/jobs`; job cards on conversation streams). */
+  jobs?: JobService;
   /** How long `close()` waits for stopped runs to settle (default 5 s). */
   stopGraceMs?: number;
 }
@@ -102,6 +130,9 @@ export interface LocalApi {
 export type StreamFrame =
   | { type: 'snapshot'; conversationId: string | null; snapshot: RunSnapshot | null }
   | { type: 'event'; event: RunEvent };
+
+/** WORK-08: a background job's card, sent to streams of its originating conversation. */
+export type JobFrame = JobEvent;
 
 class ApiError extends Error {
   constructor(
@@ -235,6 +266,16 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const limit = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const running = new Map<string, Promise<RunResult>>();
   const clients = new Set<StreamClient>();
+  // WORK-08/10: job cards follow the originating conversation's streams; a socket going away
+  // only drops its subscription, never the job.
+  const unsubscribeJobs = options.jobs?.subscribe((event) => {
+    for (const client of clients)
+      if (
+        'conversationId' in client.target &&
+        client.target.conversationId === event.job.originConversationId
+      )
+        send(client, event);
+  });
   let port = 0;
   let closing = false;
 
@@ -246,7 +287,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     );
   };
 
-  const send = (client: StreamClient, frame: StreamFrame): void => {
+  const send = (client: StreamClient, frame: StreamFrame | JobFrame): void => {
     if (client.ws.readyState !== client.ws.OPEN) return;
     if (client.ws.bufferedAmount > MAX_WS_BUFFERED_BYTES) {
       client.ws.terminate();
@@ -349,6 +390,16 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
     };
   };
 
+  const artifactsCtx = (req: IncomingMessage, url: URL): ArtifactsRouteContext => ({
+    service,
+    artifacts: options.artifacts,
+    method: req.method ?? 'GET',
+    query: url.searchParams,
+    fail: (status, code, message) => {
+      throw new ApiError(status, code, message);
+    },
+  });
+
   const route = async (req: IncomingMessage): Promise<{ status: number; body: unknown }> => {
     const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
     const parts = url.pathname.split('/').filter((p) => p !== '');
@@ -384,6 +435,20 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
       return routeRunRequests(dataFlow(), pathId(rawId));
     if (resource === 'conversations' && rawId !== undefined && action === 'settings')
       return routeConversationSettings(dataFlow(), pathId(rawId));
+    const modelsCtx = {
+      models: options.models,
+      method,
+      query: url.searchParams,
+      readBody: () => readJsonBody(req, limit),
+      fail: (status: number, code: ModelsApiErrorCode, message: string): never => {
+        throw new ApiError(status, code, message);
+      },
+    };
+    if (resource === 'models' && rawId === undefined) return routeModels(modelsCtx);
+    if (resource === 'conversations' && rawId !== undefined && action === 'model')
+      return routeConversationModel(modelsCtx, pathId(rawId));
+    if (resource === 'runs' && rawId !== undefined && action === 'artifacts')
+      return routeRunArtifacts(artifactsCtx(req, url), pathId(rawId));
     if (resource === 'runs' && rawId !== undefined && action === 'stop') {
       only('POST');
       const runId = pathId(rawId);
@@ -419,6 +484,32 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         },
       });
     }
+    if (resource === 'conversations' && rawId !== undefined && isReconcileAction(action)) {
+      return routeReconcile({
+        service,
+        conversationId: pathId(rawId),
+        action,
+        method,
+        readBody: () => readJsonBody(req, limit),
+        fail: (status, code, message) => {
+          throw new ApiError(status, code, message);
+        },
+      });
+    }
+    if (resource === 'jobs')
+      return routeJobs({
+        jobs: options.jobs,
+        method,
+        jobId: rawId === undefined ? undefined : pathId(rawId),
+        action,
+        query: url.searchParams,
+        readBody: () => readJsonBody(req, limit),
+        realWorkspace,
+        defaults: options.defaults,
+        fail: (status, code, message) => {
+          throw new ApiError(status, code, message);
+        },
+      });
     if (resource === 'cards' && rawId === undefined) {
       only('GET');
       return { status: 200, body: { cards: service.listCards() } };
@@ -450,6 +541,9 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
         if (!tokenMatches(token, bearerOf(req.headers)))
           throw new ApiError(401, 'unauthorized', 'a valid bearer token is required');
         if (closing) throw new ApiError(503 as number, 'internal', 'the daemon is shutting down');
+        const url = new URL(req.url ?? '/', `http://${LOOPBACK}`);
+        const download = matchArtifactDownload(url.pathname);
+        if (download) return await sendArtifact(artifactsCtx(req, url), res, download);
         const { status, body } = await route(req);
         sendJson(res, status, body);
       } catch (error) {
@@ -529,6 +623,7 @@ export async function startLocalApi(options: LocalApiOptions): Promise<LocalApi>
   const close = async (): Promise<void> => {
     if (closing) return;
     closing = true;
+    unsubscribeJobs?.();
     const pending = [...running.entries()];
     for (const [runId] of pending) service.stop(runId);
     for (const client of clients) {

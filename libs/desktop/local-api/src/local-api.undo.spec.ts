@@ -1,64 +1,13 @@
 // "Undo this turn" over a real socket: the real runtime and loop, a scripted provider over HTTP.
 import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type AgentRuntime, createAgentRuntime, createModelProvider } from '@arslan/desktop-agent';
 import { ScriptedProviderServer } from '@arslan/desktop-agent-testing';
 import { type LocalApi, startLocalApi } from './index';
+import { callApi, runFinished } from './local-api.spec-support';
 
 jest.setTimeout(30_000);
-
-interface Reply {
-  status: number;
-  body: Record<string, unknown>;
-}
-
-function call(
-  api: LocalApi,
-  method: string,
-  path: string,
-  options: { body?: unknown; token?: string | null } = {},
-): Promise<Reply> {
-  const payload = options.body === undefined ? undefined : JSON.stringify(options.body);
-  const token = options.token === undefined ? api.token : options.token;
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        host: '127.0.0.1',
-        port: api.port,
-        method,
-        path,
-        headers: {
-          ...(token !== null ? { authorization: `Bearer ${token}` } : {}),
-          ...(payload !== undefined ? { 'content-type': 'application/json' } : {}),
-        },
-      },
-      (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => (text += c.toString('utf8')));
-        res.on('end', () =>
-          resolve({
-            status: res.statusCode ?? 0,
-            body: text ? (JSON.parse(text) as Record<string, unknown>) : {},
-          }),
-        );
-      },
-    );
-    req.on('error', reject);
-    req.end(payload);
-  });
-}
-
-async function finished(api: LocalApi, runId: string): Promise<Record<string, unknown>> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const run = await call(api, 'GET', `/api/runs/${runId}`);
-    if (run.body['result']) return run.body;
-    if (Date.now() > deadline) throw new Error('the run did not finish');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('local API: undo this turn (CKPT-12..16)', () => {
   let root: string;
@@ -119,20 +68,20 @@ describe('local API: undo this turn (CKPT-12..16)', () => {
       },
       { steps: [{ text: 'Updated the plan.' }] },
     );
-    const started = await call(api, 'POST', '/api/runs', {
+    const started = await callApi(api, 'POST', '/api/runs', {
       body: { message: 'update the plan', workspace, attended: false, allow: ['workspace_write'] },
     });
     expect(started.status).toBe(201);
     const { runId, conversationId } = started.body as { runId: string; conversationId: string };
-    expect(await finished(api, runId)).toMatchObject({ status: 'succeeded' });
+    expect(await runFinished(api, runId)).toMatchObject({ status: 'succeeded' });
     expect(readFileSync(join(workspace, 'plan.md'), 'utf8')).toBe('plan v2');
 
     const base = `/api/conversations/${conversationId}`;
-    expect((await call(api, 'GET', `${base}/checkpoints`, { token: null })).status).toBe(401);
-    expect((await call(api, 'POST', `${base}/undo`, { body: { runId }, token: 'f'.repeat(64) })).status).toBe(
-      401,
-    );
-    const listed = await call(api, 'GET', `${base}/checkpoints`);
+    expect((await callApi(api, 'GET', `${base}/checkpoints`, { token: null })).status).toBe(401);
+    expect(
+      (await callApi(api, 'POST', `${base}/undo`, { body: { runId }, token: 'f'.repeat(64) })).status,
+    ).toBe(401);
+    const listed = await callApi(api, 'GET', `${base}/checkpoints`);
     expect(listed.status).toBe(200);
     expect(listed.body).toEqual({
       conversationId,
@@ -145,15 +94,15 @@ describe('local API: undo this turn (CKPT-12..16)', () => {
       ],
     });
 
-    const unknownField = await call(api, 'POST', `${base}/undo`, { body: { runId, force: true } });
+    const unknownField = await callApi(api, 'POST', `${base}/undo`, { body: { runId, force: true } });
     expect(unknownField.status).toBe(400);
     expect(unknownField.body).toMatchObject({ error: { code: 'invalid_body' } });
-    expect((await call(api, 'GET', `${base}/undo`)).status).toBe(405);
-    expect((await call(api, 'POST', `${base}/checkpoints`, { body: {} })).status).toBe(405);
-    const unknownRun = await call(api, 'POST', `${base}/undo`, { body: { runId: 'no-such-run' } });
+    expect((await callApi(api, 'GET', `${base}/undo`)).status).toBe(405);
+    expect((await callApi(api, 'POST', `${base}/checkpoints`, { body: {} })).status).toBe(405);
+    const unknownRun = await callApi(api, 'POST', `${base}/undo`, { body: { runId: 'no-such-run' } });
     expect(unknownRun).toMatchObject({ status: 404, body: { error: { code: 'not_found' } } });
 
-    const undone = await call(api, 'POST', `${base}/undo`, { body: { runId } });
+    const undone = await callApi(api, 'POST', `${base}/undo`, { body: { runId } });
     expect(undone.status).toBe(200);
     expect(undone.body).toMatchObject({
       conversationId,
@@ -166,8 +115,8 @@ describe('local API: undo this turn (CKPT-12..16)', () => {
     expect(readFileSync(join(workspace, 'plan.md'), 'utf8')).toBe('plan v1');
     expect(existsSync(join(workspace, 'extra.md'))).toBe(false);
     expect(readFileSync(join(workspace, '.env'), 'utf8')).toBe('KEY=1');
-    expect((await call(api, 'GET', `${base}/checkpoints`)).body).toEqual({ conversationId, turns: [] });
-    expect((await call(api, 'POST', `${base}/undo`, { body: { runId } })).status).toBe(404);
+    expect((await callApi(api, 'GET', `${base}/checkpoints`)).body).toEqual({ conversationId, turns: [] });
+    expect((await callApi(api, 'POST', `${base}/undo`, { body: { runId } })).status).toBe(404);
   });
 
   it('CKPT-16: undo while the conversation still runs is 409 busy', async () => {
@@ -182,19 +131,19 @@ describe('local API: undo this turn (CKPT-12..16)', () => {
       },
       { steps: [{ text: 'Done.' }] },
     );
-    const first = await call(api, 'POST', '/api/runs', {
+    const first = await callApi(api, 'POST', '/api/runs', {
       body: { message: 'write b', workspace, attended: false, allow: ['workspace_write'] },
     });
     const { runId, conversationId } = first.body as { runId: string; conversationId: string };
-    await finished(api, runId);
+    await runFinished(api, runId);
     provider.enqueue({ steps: [{ text: 'slow reply' }], headersDelayMs: 500 });
-    const second = await call(api, 'POST', '/api/runs', {
+    const second = await callApi(api, 'POST', '/api/runs', {
       body: { message: 'think', workspace, conversationId },
     });
     expect(second.status).toBe(201);
-    const busy = await call(api, 'POST', `/api/conversations/${conversationId}/undo`, { body: { runId } });
+    const busy = await callApi(api, 'POST', `/api/conversations/${conversationId}/undo`, { body: { runId } });
     expect(busy).toMatchObject({ status: 409, body: { error: { code: 'busy' } } });
-    await finished(api, (second.body as { runId: string }).runId);
+    await runFinished(api, (second.body as { runId: string }).runId);
     expect(readFileSync(join(workspace, 'b.txt'), 'utf8')).toBe('b1');
   });
 });

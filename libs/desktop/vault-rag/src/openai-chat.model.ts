@@ -3,10 +3,15 @@
 // redirects, bounded retries on connect/read failures, 429 and 502/503/504, the API key only from the
 // environment variable named in the config and only in the Authorization header (never in URLs,
 // messages or errors). TLS verification cannot be turned off; loopback never uses a proxy, other hosts
-// follow the proxy environment variables (EGRESS-5). All of that is the shared
+// use the configured `proxy` or else follow the proxy environment variables (EGRESS-5). All of that is the shared
 // `createEgressJsonClient` (no Retry-After, no wait cap here). The model gets no tools (RAG-24).
 import { type ChatModel } from '@arslan/retrieval';
-import { EmbedderError, checkEndpointUrl, createEgressJsonClient } from '@arslan/retrieval-node';
+import {
+  EmbedderError,
+  type TrustedCa,
+  checkEndpointUrl,
+  createEgressJsonClient,
+} from '@arslan/retrieval-node';
 import { z } from 'zod';
 
 const MAX_RESPONSE_CHARS = 4 * 1024 * 1024;
@@ -22,6 +27,10 @@ export interface OpenAiChatModelOptions {
   /** Default 200 ms, doubling. */
   retryBaseMs?: number;
   env?: Readonly<Record<string, string | undefined>>;
+  /** Explicit proxy URL (`[rag] proxy`/`proxy_env`, EGRESS-5); never used for loopback. */
+  proxy?: string;
+  /** Trusted roots replacing the defaults (a private CA); verification stays on. */
+  tlsCa?: TrustedCa;
 }
 
 export interface RagChatModel extends ChatModel {
@@ -30,6 +39,8 @@ export interface RagChatModel extends ChatModel {
   /** `host/model`, for diagnostics (never the key). */
   readonly id: string;
   readonly requestCount: number;
+  /** `scheme://host:port` of the proxy in use (no credentials), or undefined when direct. */
+  readonly proxy?: string | undefined;
 }
 
 const responseSchema = z.object({
@@ -51,11 +62,14 @@ export function createOpenAiChatModel(options: OpenAiChatModelOptions): RagChatM
     retryBaseMs: options.retryBaseMs ?? 200,
     maxResponseChars: MAX_RESPONSE_CHARS,
     operation: 'generation',
+    ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    ...(options.tlsCa !== undefined ? { tlsCa: options.tlsCa } : {}),
   });
 
   return {
     loopback: client.loopback,
     id: `${client.host}/${options.model}`,
+    proxy: client.proxy,
     get requestCount() {
       return client.requestCount;
     },

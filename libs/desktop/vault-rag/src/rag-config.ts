@@ -23,6 +23,10 @@ export interface RagServiceConfig {
   localModelDir?: string;
   remote?: RemoteEmbedderConfig;
   generation?: GenerationConfig;
+  /** EGRESS-5: explicit proxy URL (no credentials) for the remote embedder and the `rag ask` model. */
+  proxy?: string;
+  /** EGRESS-5: name of the environment variable holding the proxy URL (credentials allowed there). */
+  proxyEnv?: string;
 }
 
 export const DEFAULT_RAG_CONFIG: Readonly<RagServiceConfig> = Object.freeze({ embedder: 'use-lite' });
@@ -36,6 +40,8 @@ export function ragConfigFromToml(
   const base = configDir ?? process.cwd();
   return {
     embedder: rag.embedder ?? 'use-lite',
+    ...(rag.proxy === undefined ? {} : { proxy: rag.proxy }),
+    ...(rag.proxy_env === undefined ? {} : { proxyEnv: rag.proxy_env }),
     ...(rag.local_model_dir === undefined ? {} : { localModelDir: resolve(base, rag.local_model_dir) }),
     ...(rag.remote === undefined
       ? {}

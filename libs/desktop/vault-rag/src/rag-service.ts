@@ -34,14 +34,12 @@ import {
   type VaultSearchCache,
   USE_LITE_ID,
   createJiebaSegmenter,
-  createLocalDirEmbedder,
   queryEmbedderOf,
-  createRemoteEmbedder,
   createSearchCache,
-  createUseLiteEmbedder,
 } from '@arslan/retrieval-node';
 import { basename } from 'node:path';
-import { type RagChatModel, createOpenAiChatModel } from './openai-chat.model';
+import { type RagChatModel } from './openai-chat.model';
+import { createConfiguredChatModel, createConfiguredEmbedder } from './rag-egress';
 import { type GenerationConfig, type RagServiceConfig } from './rag-config';
 import { lockedError, staleError, toRagIpcError } from './rag-errors';
 
@@ -62,6 +60,8 @@ export interface RagServiceOptions {
   limits?: Partial<SearchCacheLimits>;
   /** Texts per embedding call while indexing; default 64. */
   embedBatch?: number;
+  /** Where API keys and proxy variables are read (EGRESS-5/9); default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 type ChunkOp = 'retrieve' | 'rag_search';
@@ -96,15 +96,11 @@ export function createRagService(options: RagServiceOptions): RagService {
     segmenter,
     ...(options.limits ? { limits: options.limits } : {}),
   });
+  const env = options.env ?? process.env;
   const modelFactory =
-    options.modelFactory ??
-    ((g: GenerationConfig) =>
-      createOpenAiChatModel({
-        baseUrl: g.baseUrl,
-        model: g.model,
-        ...(g.apiKeyEnv ? { apiKeyEnv: g.apiKeyEnv } : {}),
-      }));
-  const embedderFactory = options.embedderFactory ?? defaultEmbedder;
+    options.modelFactory ?? ((g: GenerationConfig) => createConfiguredChatModel(g, config, env));
+  const embedderFactory =
+    options.embedderFactory ?? ((c: RagServiceConfig) => createConfiguredEmbedder(c, env));
   const embedBatch = Math.max(1, options.embedBatch ?? EMBED_BATCH);
   const indexed = new Map<string, IndexedVault>();
   const building = new Map<string, { stamp: IndexSourceStamp; promise: Promise<IndexedVault> }>();
@@ -532,28 +528,4 @@ function toWire(chunk: RetrievedChunk): WireChunk {
 function snippet(text: string): string {
   const points = [...text];
   return points.length <= SNIPPET_CHARS ? text : `${points.slice(0, SNIPPET_CHARS).join('')}…`;
-}
-
-async function defaultEmbedder(config: RagServiceConfig): Promise<Embedder | null> {
-  switch (config.embedder) {
-    case 'none':
-      return null;
-    case 'use-lite':
-      return createUseLiteEmbedder();
-    case 'onnx':
-      if (!config.localModelDir)
-        throw new IpcError('bad_request', 'embedder = "onnx" needs rag.local_model_dir');
-      // RAG-16: the EmbeddingGemma export layout runs as EmbeddingGemma, else a WordPiece model.
-      return createLocalDirEmbedder(config.localModelDir);
-    case 'remote': {
-      const r = config.remote;
-      if (!r) throw new IpcError('bad_request', 'embedder = "remote" needs [rag.remote]');
-      return createRemoteEmbedder({
-        baseUrl: r.baseUrl,
-        model: r.model,
-        dimensions: r.dimensions,
-        ...(r.apiKeyEnv ? { apiKeyEnv: r.apiKeyEnv } : {}),
-      });
-    }
-  }
 }

@@ -23,6 +23,28 @@ const endpointUrl = z
     }
   }, 'must be an http(s) URL without credentials');
 const modelName = z.string().min(1).max(200);
+/** EGRESS-5: `[rag] proxy`: http/https/socks5/socks5h, host and optional port only (no credentials). */
+const RAG_PROXY_SCHEMES = ['http:', 'https:', 'socks5:', 'socks5h:'];
+const ragProxyUrl = z
+  .string()
+  .min(1)
+  .max(2048)
+  .refine((raw) => {
+    try {
+      const url = new URL(raw);
+      return (
+        RAG_PROXY_SCHEMES.includes(url.protocol) &&
+        url.hostname !== '' &&
+        url.username === '' &&
+        url.password === '' &&
+        (url.pathname === '' || url.pathname === '/') &&
+        url.search === '' &&
+        url.hash === ''
+      );
+    } catch {
+      return false;
+    }
+  }, 'must be an http, https, socks5 or socks5h URL with host and port only (credentials only via proxy_env)');
 
 export const RAG_EMBEDDERS = ['none', 'use-lite', 'onnx', 'remote'] as const;
 export type RagEmbedderKind = (typeof RAG_EMBEDDERS)[number];
@@ -48,8 +70,17 @@ export const ragConfigSchema = z
         api_key_env: envName.optional(),
       })
       .optional(),
+    /**
+     * EGRESS-5: proxy for the remote embedder, the `rag ask` model and `rag model-install`
+     * (never for loopback; `no_proxy` still applies). Default: the proxy environment variables.
+     */
+    proxy: ragProxyUrl.optional(),
+    /** ...or the name of an environment variable holding the proxy URL, which may carry credentials. */
+    proxy_env: envName.optional(),
   })
   .superRefine((rag, ctx) => {
+    if (rag.proxy !== undefined && rag.proxy_env !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['proxy_env'], message: 'give proxy or proxy_env, not both' });
     if (rag.embedder === 'remote' && rag.remote === undefined)
       ctx.addIssue({ code: 'custom', path: ['remote'], message: 'embedder = "remote" needs [rag.remote]' });
     if (rag.embedder === 'onnx' && rag.local_model_dir === undefined)
@@ -63,20 +94,60 @@ export const ragConfigSchema = z
 export const AGENT_PROVIDER_KINDS = ['openai-compatible', 'anthropic', 'gemini'] as const;
 export const AGENT_TIERS = ['light', 'standard', 'deep'] as const;
 
-/** `[agent]`: the model the daemon's runs (and `arslan` without flags) use. Keys only by env var name. */
-export const agentConfigSchema = z.strictObject({
+/** Names of configured models: `default` is the `[agent]` table's own model (PROV-04). */
+export const AGENT_DEFAULT_MODEL_NAME = 'default';
+export const AGENT_MODEL_ROLES = ['main', 'summary', 'judgment'] as const;
+export type AgentModelRole = (typeof AGENT_MODEL_ROLES)[number];
+const agentModelName = z
+  .string()
+  .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'model names are 1-64 of a-z 0-9 . _ -');
+
+/** `[[agent.models]]` (PROV-04): a further named model a conversation may pick. Keys only by env var. */
+export const agentModelConfigSchema = z.strictObject({
+  name: agentModelName,
   provider: z.enum(AGENT_PROVIDER_KINDS),
-  /** Default: the provider's public endpoint. */
   base_url: endpointUrl.optional(),
   model: modelName,
   api_key_env: envName.optional(),
-  tier: z.enum(AGENT_TIERS).optional(),
-  /** KNOW-05: the vault the agent's `recall` tool searches; without it there is no `recall`. */
-  recall_vault: z
-    .string()
-    .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'vault names are 1-64 of a-z 0-9 . _ -')
-    .optional(),
 });
+
+/**
+ * `[agent]`: the model the daemon's runs (and `arslan` without flags) use — named `default` —
+ * plus optional further `[[agent.models]]` and `[agent.roles]` (PROV-05: which named model does
+ * the main conversation, summarization and judgment). Keys only by env var name.
+ */
+export const agentConfigSchema = z
+  .strictObject({
+    provider: z.enum(AGENT_PROVIDER_KINDS),
+    /** Default: the provider's public endpoint. */
+    base_url: endpointUrl.optional(),
+    model: modelName,
+    api_key_env: envName.optional(),
+    tier: z.enum(AGENT_TIERS).optional(),
+    /** KNOW-05: the vault the agent's `recall` tool searches; without it there is no `recall`. */
+    recall_vault: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9._-]{0,63}$/, 'vault names are 1-64 of a-z 0-9 . _ -')
+      .optional(),
+    models: z.array(agentModelConfigSchema).max(32).optional(),
+    roles: z
+      .strictObject({ main: agentModelName, summary: agentModelName, judgment: agentModelName })
+      .partial()
+      .optional(),
+  })
+  .superRefine((agent, ctx) => {
+    const names = new Set<string>([AGENT_DEFAULT_MODEL_NAME]);
+    (agent.models ?? []).forEach((m, i) => {
+      if (names.has(m.name))
+        ctx.addIssue({ code: 'custom', path: ['models', i, 'name'], message: 'duplicate model name' });
+      names.add(m.name);
+    });
+    for (const role of AGENT_MODEL_ROLES) {
+      const name = agent.roles?.[role];
+      if (name !== undefined && !names.has(name))
+        ctx.addIssue({ code: 'custom', path: ['roles', role], message: 'names no configured model' });
+    }
+  });
 
 /** `[[centers]]` (CTR-1..8): a Center's name, URL and mode; its credential only by reference. */
 export const CENTER_MODES = ['ticket', 'saas'] as const;
@@ -182,6 +253,7 @@ export const arslanConfigSchema = z.strictObject({
 export type ArslanConfig = z.infer<typeof arslanConfigSchema>;
 export type RagConfigToml = z.infer<typeof ragConfigSchema>;
 export type AgentConfigToml = z.infer<typeof agentConfigSchema>;
+export type AgentModelConfigToml = z.infer<typeof agentModelConfigSchema>;
 export type CenterConfigToml = z.infer<typeof centerConfigSchema>;
 
 export type ConfigParseResult = { ok: true; config: ArslanConfig } | { ok: false; problem: string };

@@ -97,6 +97,8 @@ export {
   describeProxy,
   parseProxyUrl,
   PROXY_SCHEMES,
+  resolveConfiguredProxy,
+  type ConfiguredProxy,
   type ProxyChoiceOptions,
   type ProxyRoute,
   type ProxyScheme,

@@ -9,6 +9,7 @@ import { type IndexedItem, planContext } from './plan-context';
 import {
   type ConversationSettings,
   buildReferenceBlock,
+  latestUserText,
   latestPlan,
   withReferenceBlock,
 } from './reference-block';
@@ -22,6 +23,8 @@ export interface ContextManagerOptions {
   model: string;
   window: ContextWindowInfo;
   provider: ModelProvider;
+  /** PROV-05: the summary role's model; without it the turn's model writes the summary. */
+  summarizer?: { provider: ModelProvider; model: string };
   store: ContextStore;
   /** Stored message id of each leading trajectory item (history, then the turn's message). */
   messageIds: readonly number[];
@@ -30,6 +33,8 @@ export interface ContextManagerOptions {
   onFailedRequest?: () => void;
   /** LES-02: lessons recalled for this turn. */
   lessons?: () => readonly string[];
+  /** TURN-07: the UI language (BCP 47), used when the user's message has no words. Default "en". */
+  uiLanguage?: string;
 }
 
 export interface ComposedContext {
@@ -78,6 +83,8 @@ export interface SummaryRequestReport {
   /** False when the request failed (no usage came back). */
   answered: boolean;
   usage: Usage | null;
+  /** PROV-05 / ARCH-18: where the summarization request went (the summary role's model or the turn's). */
+  writer: { provider: string; origin: string | null; model: string };
 }
 
 export interface ComposeInput {
@@ -121,6 +128,8 @@ export class ContextManager {
       plan: latestPlan(input.trajectory),
       lessons: options.lessons?.() ?? [],
       settings,
+      latestUserMessage: latestUserText(input.trajectory),
+      uiLanguage: options.uiLanguage,
     });
     const systemTokens = estimateTokens(input.system);
     const toolSchemaTokens = estimateTokens(input.toolSchemasJson);
@@ -191,9 +200,10 @@ export class ContextManager {
   ): Promise<{ reason?: string; report: SummaryRequestReport }> {
     const { options } = this;
     const previousSummaryId = this.summary ? this.summaryId : null;
+    const writer = options.summarizer ?? { provider: options.provider, model: options.model };
     const outcome = await summarize({
-      provider: options.provider,
-      model: options.model,
+      provider: writer.provider,
+      model: writer.model,
       previous: this.summary,
       items: items.map((v) => v.item),
       maxTokens: budgets.summary,
@@ -208,6 +218,7 @@ export class ContextManager {
       source: outcome.source,
       answered: outcome.usage !== null,
       usage: outcome.usage,
+      writer: { provider: writer.provider.kind, origin: writer.provider.origin ?? null, model: writer.model },
     };
     this.summary = outcome.summary;
     this.summarySource = outcome.source;
@@ -230,7 +241,7 @@ export class ContextManager {
       conversationId: options.conversationId,
       summary: outcome.summary,
       foldedMessageIds: this.foldedMessageIds,
-      model: options.model,
+      model: writer.model,
     });
     return { report };
   }

@@ -5,6 +5,7 @@
 import type { TrajectoryItem } from '../ports';
 import type { RollingSummary } from './rolling-summary';
 import { renderSummary } from './rolling-summary';
+import { replyLanguageLine } from './reply-language';
 
 export const REFERENCE_OPEN = '<arslan-reference>';
 export const REFERENCE_CLOSE = '</arslan-reference>';
@@ -39,6 +40,9 @@ export interface ReferenceInput {
   /** LES-02: lessons recalled for this turn (already limited by the caller). */
   lessons?: readonly string[];
   settings: ConversationSettings;
+  /** TURN-07: the user's latest message (steered messages included) and the app's UI language. */
+  latestUserMessage?: string;
+  uiLanguage?: string;
 }
 
 /** Neutralises marker look-alikes inside the content so it cannot close the block early. */
@@ -57,6 +61,10 @@ export function buildReferenceBlock(input: ReferenceInput): string | null {
   if (input.lessons && input.lessons.length > 0)
     parts.push(`Lessons recalled:\n${input.lessons.map((l) => `- ${l}`).join('\n')}`);
   if (input.settings.replyLanguage) parts.push(`Reply language: ${input.settings.replyLanguage}`);
+  else if (input.latestUserMessage !== undefined) {
+    const line = replyLanguageLine(input.latestUserMessage, input.uiLanguage ?? 'en');
+    if (line) parts.push(line);
+  }
   if (parts.length === 0) return null;
   return `${REFERENCE_OPEN}\n${PREAMBLE}\n\n${defang(parts.join('\n\n'))}\n${REFERENCE_CLOSE}`;
 }
@@ -71,6 +79,15 @@ export function withReferenceBlock(block: string | null, items: readonly Traject
   const [first, ...rest] = items;
   if (first?.role === 'user') return [{ role: 'user', text: `${block}\n\n${first.text}` }, ...rest];
   return [{ role: 'user', text: block }, ...items];
+}
+
+/** TURN-07: the text of the newest user message in the trajectory (steered messages count). */
+export function latestUserText(items: readonly TrajectoryItem[]): string | undefined {
+  for (let i = items.length - 1; i >= 0; i -= 1) {
+    const item = items[i] as TrajectoryItem;
+    if (item.role === 'user') return item.text;
+  }
+  return undefined;
 }
 
 /** The request text without a leading reference block (what the user actually wrote). */

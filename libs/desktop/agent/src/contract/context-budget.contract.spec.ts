@@ -7,36 +7,12 @@ import { join } from 'node:path';
 import { REFERENCE_OPEN, stripReferenceBlock } from '../context/reference-block';
 import { SUMMARIZER_SYSTEM } from '../context/summarizer';
 import type { ProviderKind } from '../providers/create-provider';
-import { type RecordedRequest, ScriptedProviderServer } from '../providers/testing/scripted-provider-server';
-import {
-  KINDS,
-  type Harness,
-  openHarness,
-  removeTemps,
-  text,
-  toolCalls,
-  toolResultsOf,
-} from './contract-harness';
+import { type RecordedRequest } from '../providers/testing/scripted-provider-server';
+import { KINDS, contractSuite, openHarness, text, toolCalls, toolResultsOf } from './contract-harness';
 
 jest.setTimeout(30_000);
 
-let server: ScriptedProviderServer;
-let h: Harness | undefined;
-
-beforeAll(async () => {
-  server = await ScriptedProviderServer.start();
-});
-afterAll(async () => {
-  await server.close();
-  removeTemps();
-});
-beforeEach(() => server.reset());
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  expect(server.unscripted).toBe(0);
-  expect(server.pending()).toBe(0);
-});
+const suite = contractSuite();
 
 const LOCAL = { kind: 'local' } as const;
 const SUMMARY = {
@@ -94,9 +70,13 @@ function systemOf(request: RecordedRequest): string {
 const isSummarization = (r: RecordedRequest): boolean => systemOf(r).includes('rolling summary');
 
 /** Runs one turn in conversation `conv`, answering with `answer(k)`. */
-async function turn(conv: string | undefined, k: number, extra: Parameters<typeof server.enqueue> = []) {
-  server.enqueue(...extra, text(answer(k)));
-  const run = h!.start({
+async function turn(
+  conv: string | undefined,
+  k: number,
+  extra: Parameters<typeof suite.server.enqueue> = [],
+) {
+  suite.server.enqueue(...extra, text(answer(k)));
+  const run = suite.h!.start({
     message: question(k),
     contextWindow: LOCAL,
     ...(conv ? { conversationId: conv } : {}),
@@ -113,18 +93,21 @@ async function sixTurns(): Promise<string> {
 }
 
 function storedMessages(conv: string): { id: number; role: string; text: string }[] {
-  return h!.runtime.service.runs.listMessages(conv);
+  return suite.h!.runtime.service.runs.listMessages(conv);
 }
 
 describe.each(KINDS)('CTX over the %s wire', (kind: ProviderKind) => {
   it('CTX-01/04/06/07/08: a long conversation is compressed in the request; recent turns, the store and the summary', async () => {
-    h = openHarness(server, kind);
+    suite.h = openHarness(suite.server, kind);
     const conv = await sixTurns();
-    expect(server.requests.some(isSummarization)).toBe(false); // six turns still fit
-    const before = server.requests.length;
+    expect(suite.server.requests.some(isSummarization)).toBe(false); // six turns still fit
+    const before = suite.server.requests.length;
     await turn(conv, 7, [text(JSON.stringify(SUMMARY))]);
-    const [summarization, request] = server.requests.slice(before) as [RecordedRequest, RecordedRequest];
-    expect(server.requests.length - before).toBe(2);
+    const [summarization, request] = suite.server.requests.slice(before) as [
+      RecordedRequest,
+      RecordedRequest,
+    ];
+    expect(suite.server.requests.length - before).toBe(2);
 
     // CTX-06: the summarization went to the configured model with the oldest turns as data.
     expect(isSummarization(summarization)).toBe(true);
@@ -164,19 +147,19 @@ describe.each(KINDS)('CTX over the %s wire', (kind: ProviderKind) => {
     const stored = storedMessages(conv);
     expect(stored.map((m) => m.text)).toEqual([1, 2, 3, 4, 5, 6, 7].flatMap((k) => [question(k), answer(k)]));
     expect(stored.some((m) => m.text.includes(REFERENCE_OPEN))).toBe(false);
-    const summary = h.runtime.service.context.getSummary(conv)!;
+    const summary = suite.h.runtime.service.context.getSummary(conv)!;
     expect(summary.summary).toEqual(SUMMARY);
     expect(summary.foldedMessageIds).toEqual(stored.slice(0, 6).map((m) => m.id));
-    const trajectories = h.runtime.db.prepare('SELECT item_json FROM trajectory').all() as {
+    const trajectories = suite.h.runtime.db.prepare('SELECT item_json FROM trajectory').all() as {
       item_json: string;
     }[];
     expect(trajectories.some((t) => t.item_json.includes(REFERENCE_OPEN))).toBe(false);
 
     // The next turn starts from the stored summary: no new summarization, same reference block.
-    const next = server.requests.length;
+    const next = suite.server.requests.length;
     await turn(conv, 8);
-    expect(server.requests.length - next).toBe(1);
-    const eighth = textsOf(server.lastRequest());
+    expect(suite.server.requests.length - next).toBe(1);
+    const eighth = textsOf(suite.server.lastRequest());
     expect(eighth[0]!.text).toContain('Goal: Answer the numbered questions');
     expect(eighth.map((t) => t.text).join('\n')).not.toContain(question(3));
     expect(eighth.at(-1)).toEqual({ role: 'user', text: question(8) });
@@ -185,42 +168,42 @@ describe.each(KINDS)('CTX over the %s wire', (kind: ProviderKind) => {
 
 describe('CTX: failures, settings and materials', () => {
   it('CTX-07: a failing summarization leaves the originals intact and usable', async () => {
-    h = openHarness(server, 'openai-compatible');
+    suite.h = openHarness(suite.server, 'openai-compatible');
     const conv = await sixTurns();
-    const before = server.requests.length;
+    const before = suite.server.requests.length;
     await turn(conv, 7, [{ status: 400, body: 'summaries are not allowed today' }]);
-    const request = server.lastRequest();
-    expect(server.requests.length - before).toBe(2);
+    const request = suite.server.lastRequest();
+    expect(suite.server.requests.length - before).toBe(2);
     // The request still went out, with a deterministic fallback summary in the reference block.
     const texts = textsOf(request);
     expect(texts[0]!.text.startsWith(REFERENCE_OPEN)).toBe(true);
     expect(texts[0]!.text).toContain('User asked: Turn 1:');
     expect(texts.at(-1)).toEqual({ role: 'user', text: question(7) });
     // Nothing was persisted as a summary; every message is stored unchanged.
-    expect(h.runtime.service.context.getSummary(conv)).toBeUndefined();
+    expect(suite.h.runtime.service.context.getSummary(conv)).toBeUndefined();
     expect(storedMessages(conv)).toHaveLength(14);
     // The next turn composes from the complete originals again, and summarizes them.
-    const next = server.requests.length;
+    const next = suite.server.requests.length;
     await turn(conv, 8, [text(JSON.stringify(SUMMARY))]);
-    const [retry] = server.requests.slice(next) as [RecordedRequest];
+    const [retry] = suite.server.requests.slice(next) as [RecordedRequest];
     expect(isSummarization(retry)).toBe(true);
     expect(
       textsOf(retry)
         .map((t) => t.text)
         .join('\n'),
     ).toContain('Turn 1:');
-    expect(h.runtime.service.context.getSummary(conv)?.summary).toEqual(SUMMARY);
+    expect(suite.h.runtime.service.context.getSummary(conv)?.summary).toEqual(SUMMARY);
   });
 
   it('CTX-07: a summary standing for messages that left the conversation (undo) is dropped', async () => {
-    h = openHarness(server, 'anthropic');
+    suite.h = openHarness(suite.server, 'anthropic');
     const conv = await sixTurns();
     await turn(conv, 7, [text(JSON.stringify(SUMMARY))]);
     const turn2 = storedMessages(conv).find((m) => m.text === question(2))!;
-    h.runtime.service.runs.deleteMessage(turn2.id);
-    const next = server.requests.length;
+    suite.h.runtime.service.runs.deleteMessage(turn2.id);
+    const next = suite.server.requests.length;
     await turn(conv, 8, [text(JSON.stringify({ ...SUMMARY, goal: 'Rebuilt' }))]);
-    const [resummary, request] = server.requests.slice(next) as [RecordedRequest, RecordedRequest];
+    const [resummary, request] = suite.server.requests.slice(next) as [RecordedRequest, RecordedRequest];
     expect(isSummarization(resummary)).toBe(true);
     const transcript = textsOf(resummary)
       .map((t) => t.text)
@@ -228,27 +211,29 @@ describe('CTX: failures, settings and materials', () => {
     expect(transcript).toContain('Turn 1:');
     expect(transcript).not.toContain('Turn 2:');
     expect(textsOf(request)[0]!.text).toContain('Goal: Rebuilt');
-    expect(h.runtime.service.context.getSummary(conv)!.foldedMessageIds).not.toContain(turn2.id);
+    expect(suite.h.runtime.service.context.getSummary(conv)!.foldedMessageIds).not.toContain(turn2.id);
   });
 
   it('CTX-09: trusted settings come from the database each turn; user text cannot change them', async () => {
-    h = openHarness(server, 'gemini');
-    server.enqueue(text('Sure.'));
-    const first = h.start({ message: 'From now on set reply language to French and enable cloud memory.' });
+    suite.h = openHarness(suite.server, 'gemini');
+    suite.server.enqueue(text('Sure.'));
+    const first = suite.h.start({
+      message: 'From now on set reply language to French and enable cloud memory.',
+    });
     await first.result;
-    expect(textsOf(server.lastRequest())[0]!.text).not.toContain(REFERENCE_OPEN);
-    expect(h.runtime.service.context.getSettings(first.conversationId)).toEqual({
+    expect(textsOf(suite.server.lastRequest())[0]!.text).not.toContain(REFERENCE_OPEN);
+    expect(suite.h.runtime.service.context.getSettings(first.conversationId)).toEqual({
       replyLanguage: null,
       localMemory: true,
       cloudMemory: false,
     });
-    h.runtime.service.context.updateSettings(first.conversationId, { replyLanguage: 'Japanese' });
-    server.enqueue(text('はい。'));
-    await h.start({ message: 'Hello again', conversationId: first.conversationId }).result;
-    const texts = textsOf(server.lastRequest());
+    suite.h.runtime.service.context.updateSettings(first.conversationId, { replyLanguage: 'Japanese' });
+    suite.server.enqueue(text('はい。'));
+    await suite.h.start({ message: 'Hello again', conversationId: first.conversationId }).result;
+    const texts = textsOf(suite.server.lastRequest());
     expect(texts[0]!.text.startsWith(REFERENCE_OPEN)).toBe(true);
     expect(texts[0]!.text).toContain('Reply language: Japanese');
-    expect(systemOf(server.lastRequest())).not.toContain('Japanese'); // never in the fixed prefix
+    expect(systemOf(suite.server.lastRequest())).not.toContain('Japanese'); // never in the fixed prefix
     expect(storedMessages(first.conversationId).map((m) => m.text)).toEqual([
       'From now on set reply language to French and enable cloud memory.',
       'Sure.',
@@ -258,10 +243,10 @@ describe('CTX: failures, settings and materials', () => {
   });
 
   it('CTX-03/05/08: within one turn older tool results are masked in the request; the plan is the work state', async () => {
-    h = openHarness(server, 'anthropic');
-    writeFileSync(join(h.workspace, 'one.txt'), `ONE ${'1'.repeat(6_000)}`);
-    writeFileSync(join(h.workspace, 'two.txt'), `TWO ${'2'.repeat(6_000)}`);
-    server.enqueue(
+    suite.h = openHarness(suite.server, 'anthropic');
+    writeFileSync(join(suite.h.workspace, 'one.txt'), `ONE ${'1'.repeat(6_000)}`);
+    writeFileSync(join(suite.h.workspace, 'two.txt'), `TWO ${'2'.repeat(6_000)}`);
+    suite.server.enqueue(
       toolCalls([
         {
           name: 'plan',
@@ -273,16 +258,16 @@ describe('CTX: failures, settings and materials', () => {
       toolCalls([{ name: 'read_file', args: { path: 'two.txt' }, id: 'toolu_2' }]),
       text('Both read.'),
     );
-    const run = h.start({ message: 'read one.txt then two.txt', contextWindow: LOCAL });
+    const run = suite.h.start({ message: 'read one.txt then two.txt', contextWindow: LOCAL });
     expect((await run.result).status).toBe('succeeded');
-    const last = server.lastRequest();
+    const last = suite.server.lastRequest();
     const results = toolResultsOf(last);
     expect(results.map((r) => r.id)).toEqual(['toolu_p', 'toolu_1', 'toolu_2']);
     expect(results[1]!.content).toContain('omitted from this request');
     expect(results[1]!.content).not.toContain('1111');
     expect(results[2]!.content).toContain(`TWO ${'2'.repeat(100)}`);
     // The stored trajectory keeps the full result (CTX-07).
-    const stored = h.runtime.service.runs.loadTrajectory(run.runId) as { content?: string }[];
+    const stored = suite.h.runtime.service.runs.loadTrajectory(run.runId) as { content?: string }[];
     expect(stored.some((i) => i.content?.includes('1'.repeat(6_000)))).toBe(true);
     // LOOP-13 / CTX-08: the plan shows as per-turn work state in the reference block.
     const texts = textsOf(last);

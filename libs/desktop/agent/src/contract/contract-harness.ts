@@ -11,7 +11,12 @@ import type { ModelProvider, Tool, ToolResult } from '../ports';
 import { createModelProvider, type ProviderKind } from '../providers/create-provider';
 import { RejectedParamMemory } from '../providers/rejected-params';
 import type { ProviderOptions } from '../providers/streaming-provider';
-import type { RecordedRequest, ScriptStep, StreamReply } from '../providers/testing/scripted-provider-server';
+import {
+  type RecordedRequest,
+  type ScriptStep,
+  ScriptedProviderServer,
+  type StreamReply,
+} from '../providers/testing/scripted-provider-server';
 import { createAgentRuntime, type AgentRuntime, type AgentRuntimeOptions } from '../runtime/agent-runtime';
 import type { AnyTool } from '../tools/registry';
 
@@ -127,6 +132,51 @@ export function openHarness(
       runtime.close();
     },
   };
+}
+
+export interface ContractSuite {
+  /** The file's scripted provider server (started in beforeAll, reset before each test). */
+  readonly server: ScriptedProviderServer;
+  /** The test's harness; closed and cleared after each test. */
+  h: Harness | undefined;
+}
+
+export interface ContractSuiteOptions {
+  /** Stop the harness's background jobs before closing it. */
+  stopJobs?: boolean;
+  /** After each test, every scripted reply must have been used (default true). */
+  requireScriptUsed?: boolean;
+}
+
+/**
+ * Registers the hooks every contract file shares: one scripted server per file, reset before each
+ * test; after each test the harness is closed and the server must have seen no unscripted request.
+ */
+export function contractSuite(options: ContractSuiteOptions = {}): ContractSuite {
+  let server: ScriptedProviderServer | undefined;
+  const suite: ContractSuite = {
+    get server(): ScriptedProviderServer {
+      if (!server) throw new Error('the scripted server starts in beforeAll');
+      return server;
+    },
+    h: undefined,
+  };
+  beforeAll(async () => {
+    server = await ScriptedProviderServer.start();
+  });
+  afterAll(async () => {
+    await server?.close();
+    removeTemps();
+  });
+  beforeEach(() => suite.server.reset());
+  afterEach(async () => {
+    if (options.stopJobs) await suite.h?.runtime.jobs.stopAll();
+    await suite.h?.close();
+    suite.h = undefined;
+    expect(suite.server.unscripted).toBe(0);
+    if (options.requireScriptUsed ?? true) expect(suite.server.pending()).toBe(0);
+  });
+  return suite;
 }
 
 // ---- Script helpers -----------------------------------------------------------------------------

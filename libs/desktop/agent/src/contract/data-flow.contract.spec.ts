@@ -5,15 +5,13 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { RecallHit, RecallPort } from '../tools/recall-tool';
-import { ScriptedProviderServer } from '../providers/testing/scripted-provider-server';
 import type { ModelRequestRow } from '../store/model-request.repository';
 import {
-  type Harness,
   MODEL,
+  contractSuite,
   makeProvider,
   offeredToolsOf,
   openHarness,
-  removeTemps,
   text,
   toolCalls,
   toolResultsOf,
@@ -21,23 +19,7 @@ import {
 
 jest.setTimeout(30_000);
 
-let server: ScriptedProviderServer;
-let h: Harness | undefined;
-
-beforeAll(async () => {
-  server = await ScriptedProviderServer.start();
-});
-afterAll(async () => {
-  await server.close();
-  removeTemps();
-});
-beforeEach(() => server.reset());
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  expect(server.unscripted).toBe(0);
-  expect(server.pending()).toBe(0);
-});
+const suite = contractSuite();
 
 const CLOUD_BASE = 'https://api.cloud-model.example/v1';
 const SUMMARY = {
@@ -52,8 +34,8 @@ const answer = (k: number): string => `Answer ${k}: ${'a'.repeat(980)}`;
 
 /** The same scripted server behind a public-looking base URL (a cloud endpoint). */
 function cloudProvider() {
-  const local = server.baseUrlFor('openai-compatible');
-  return makeProvider(server, 'openai-compatible', {
+  const local = suite.server.baseUrlFor('openai-compatible');
+  return makeProvider(suite.server, 'openai-compatible', {
     baseUrl: CLOUD_BASE,
     fetch: (input, init) => fetch(String(input as string).replace(CLOUD_BASE, local), init),
   });
@@ -89,9 +71,13 @@ const HITS: RecallHit[] = [
   { citation: 'notes/team.md#1', title: 'Team', text: 'Aiko leads', assetId: 'asset-2', revisionId: 'rev-2' },
 ];
 
-async function turn(conv: string | undefined, k: number, extra: Parameters<typeof server.enqueue> = []) {
-  server.enqueue(...extra, text(answer(k)));
-  const run = h!.start({ message: question(k), ...(conv ? { conversationId: conv } : {}) });
+async function turn(
+  conv: string | undefined,
+  k: number,
+  extra: Parameters<typeof suite.server.enqueue> = [],
+) {
+  suite.server.enqueue(...extra, text(answer(k)));
+  const run = suite.h!.start({ message: question(k), ...(conv ? { conversationId: conv } : {}) });
   const result = await run.result;
   expect(result.status).toBe('succeeded');
   return { conv: run.conversationId, runId: run.runId, result };
@@ -102,24 +88,24 @@ const budgetsOf = (row: ModelRequestRow) =>
 
 describe('data flow', () => {
   it('CTX-02/PROV-13: an unlisted model on 127.0.0.1 gets the local 8,192 budget without the caller passing a window', async () => {
-    h = openHarness(server, 'openai-compatible');
+    suite.h = openHarness(suite.server, 'openai-compatible');
     const first = await turn(undefined, 1);
-    const [request] = h.runtime.service.listRequests(first.runId)!;
+    const [request] = suite.h.runtime.service.listRequests(first.runId)!;
     expect(budgetsOf(request!)).toMatchObject({ window: 8_192, history: 3_276 });
     // Compression happens at the local budget: the 7th turn folds the oldest turns.
     for (let k = 2; k <= 6; k += 1) await turn(first.conv, k);
-    expect(server.requests).toHaveLength(6);
+    expect(suite.server.requests).toHaveLength(6);
     await turn(first.conv, 7, [text(JSON.stringify(SUMMARY))]);
-    expect(server.requests).toHaveLength(8);
-    expect(h.runtime.service.context.getSummary(first.conv)?.summary.goal).toBe(SUMMARY.goal);
+    expect(suite.server.requests).toHaveLength(8);
+    expect(suite.h.runtime.service.context.getSummary(first.conv)?.summary.goal).toBe(SUMMARY.goal);
   });
 
   it('CTX-02/PROV-13: the same unlisted model on a cloud endpoint counts as unknown (32,000)', async () => {
-    h = openHarness(server, 'openai-compatible');
-    server.enqueue(text('ok'));
-    const run = h.start({ message: 'hi', provider: cloudProvider() });
+    suite.h = openHarness(suite.server, 'openai-compatible');
+    suite.server.enqueue(text('ok'));
+    const run = suite.h.start({ message: 'hi', provider: cloudProvider() });
     await run.result;
-    const [request] = h.runtime.service.listRequests(run.runId)!;
+    const [request] = suite.h.runtime.service.listRequests(run.runId)!;
     expect(budgetsOf(request!)).toMatchObject({ window: 32_000, history: 12_800 });
     expect(request!.endpoint).toEqual({
       provider: 'openai-compatible',
@@ -128,51 +114,54 @@ describe('data flow', () => {
   });
 
   it('ARCH-18: every model request records its endpoint, model and the stored items it carried (summary request too)', async () => {
-    h = openHarness(server, 'openai-compatible');
+    suite.h = openHarness(suite.server, 'openai-compatible');
     let conv: string | undefined;
     for (let k = 1; k <= 6; k += 1) conv = (await turn(conv, k)).conv;
     const seventh = await turn(conv, 7, [text(JSON.stringify(SUMMARY))]);
-    const stored = h.runtime.service.runs.listMessages(conv!);
-    const rows = h.runtime.service.listRequests(seventh.runId)!;
+    const stored = suite.h.runtime.service.runs.listMessages(conv!);
+    const rows = suite.h.runtime.service.listRequests(seventh.runId)!;
     expect(rows.map((r) => [r.purpose, r.outcome])).toEqual([
       ['summary', 'ok'],
       ['step', 'ok'],
     ]);
-    const endpoint = { provider: 'openai-compatible', origin: server.origin };
+    const endpoint = { provider: 'openai-compatible', origin: suite.server.origin };
     for (const row of rows) expect(row).toMatchObject({ endpoint, model: MODEL, attempts: 1, step: 1 });
     const [summary, step] = rows as [ModelRequestRow, ModelRequestRow];
     // The summarization request carried the three oldest turns (their stored message ids).
     expect(summary.included.messageIds).toEqual(stored.slice(0, 6).map((m) => m.id));
     expect(summary.included.summaryId).toBeNull();
     // The step request carried the stored summary version and turns 4–7.
-    const saved = h.runtime.service.context.getSummary(conv!)!;
+    const saved = suite.h.runtime.service.context.getSummary(conv!)!;
     expect(step.included.summaryId).toBe(saved.id);
     expect(step.included.messageIds).toEqual(stored.slice(6, 13).map((m) => m.id));
     expect(step.context).toMatchObject({ summarySource: 'model', referenceBlock: true, folded: 6 });
     // The next turn carries the same summary version; no new summarization.
     const eighth = await turn(conv, 8);
-    const [next] = h.runtime.service.listRequests(eighth.runId)! as [ModelRequestRow];
+    const [next] = suite.h.runtime.service.listRequests(eighth.runId)! as [ModelRequestRow];
     expect(next.included.summaryId).toBe(saved.id);
-    expect(h.runtime.service.listRequests(eighth.runId)).toHaveLength(1);
+    expect(suite.h.runtime.service.listRequests(eighth.runId)).toHaveLength(1);
     // Ids and counts only: never a key, a message or a summary text.
     const all = JSON.stringify([...rows, next]);
     expect(all).not.toContain('sk-contract');
     expect(all).not.toContain('uuuu');
     expect(all).not.toContain(SUMMARY.goal);
-    expect(h.runtime.service.listRequests('no-such-run')).toBeUndefined();
+    expect(suite.h.runtime.service.listRequests('no-such-run')).toBeUndefined();
   });
 
   it('ARCH-18/MEM-10: recall hits are recorded as asset revisions of the requests that carried them', async () => {
     const port = recallPort(HITS);
-    h = openHarness(server, 'anthropic', { tools: { recall: port } });
-    server.enqueue(
+    suite.h = openHarness(suite.server, 'anthropic', { tools: { recall: port } });
+    suite.server.enqueue(
       toolCalls([{ name: 'recall', args: { query: 'launch plan' }, id: 'toolu_r' }]),
       text('Launch is in May.'),
     );
-    const run = h.start({ message: 'When is the launch?' });
+    const run = suite.h.start({ message: 'When is the launch?' });
     expect((await run.result).status).toBe('succeeded');
-    expect(toolResultsOf(server.lastRequest())[0]!.content).toContain('SECRET-PASSAGE');
-    const [first, second] = h.runtime.service.listRequests(run.runId)! as [ModelRequestRow, ModelRequestRow];
+    expect(toolResultsOf(suite.server.lastRequest())[0]!.content).toContain('SECRET-PASSAGE');
+    const [first, second] = suite.h.runtime.service.listRequests(run.runId)! as [
+      ModelRequestRow,
+      ModelRequestRow,
+    ];
     expect(first.included.materials).toEqual([]);
     expect(second.included.materials).toEqual([
       {
@@ -191,17 +180,17 @@ describe('data flow', () => {
   });
 
   it('ARCH-18/CTX-05: a tool result masked out of a request is named as masked, not as a carried material', async () => {
-    h = openHarness(server, 'openai-compatible');
-    writeFileSync(join(h.workspace, 'one.txt'), `ONE ${'1'.repeat(6_000)}`);
-    writeFileSync(join(h.workspace, 'two.txt'), `TWO ${'2'.repeat(6_000)}`);
-    server.enqueue(
+    suite.h = openHarness(suite.server, 'openai-compatible');
+    writeFileSync(join(suite.h.workspace, 'one.txt'), `ONE ${'1'.repeat(6_000)}`);
+    writeFileSync(join(suite.h.workspace, 'two.txt'), `TWO ${'2'.repeat(6_000)}`);
+    suite.server.enqueue(
       toolCalls([{ name: 'read_file', args: { path: 'one.txt' }, id: 'r1' }]),
       toolCalls([{ name: 'read_file', args: { path: 'two.txt' }, id: 'r2' }]),
       text('Both read.'),
     );
-    const run = h.start({ message: 'read one.txt then two.txt' });
+    const run = suite.h.start({ message: 'read one.txt then two.txt' });
     expect((await run.result).status).toBe('succeeded');
-    const last = h.runtime.service.listRequests(run.runId)!.at(-1)!;
+    const last = suite.h.runtime.service.listRequests(run.runId)!.at(-1)!;
     expect(last.included.items).toEqual([0, 1, 2, 3, 4]);
     expect(last.included.masked).toEqual([2]);
     expect(last.included.materials.map((m) => [m.callId, m.treatment])).toEqual([['r2', 'verbatim']]);
@@ -209,13 +198,13 @@ describe('data flow', () => {
   });
 
   it('BUD-11/PROV-12: the summarization request is in the run cost and usage the dollar cap checks', async () => {
-    h = openHarness(server, 'openai-compatible', {
+    suite.h = openHarness(suite.server, 'openai-compatible', {
       service: { prices: { [MODEL]: { inputPerMTok: 1_000, outputPerMTok: 1_000 } } },
     });
     let conv: string | undefined;
     for (let k = 1; k <= 6; k += 1) conv = (await turn(conv, k)).conv;
     const one = 0.001 * (20 + 8); // text(): 20 input + 8 output tokens at $0.001 a token
-    const sixth = h.runtime.service.getResult(h.runtime.service.registry.latestRunOf(conv!)!);
+    const sixth = suite.h.runtime.service.getResult(suite.h.runtime.service.registry.latestRunOf(conv!)!);
     expect(sixth?.costUsd).toBeCloseTo(one, 10); // one request, no summary
     const seventh = await turn(conv, 7, [text(JSON.stringify(SUMMARY))]);
     expect(seventh.result.usage.requests).toBe(2);
@@ -227,52 +216,54 @@ describe('data flow', () => {
 describe('KNOW-06: document retrieval behind the conversation cloud-memory permission', () => {
   it('KNOW-06/CTX-09: with a cloud model, recall is neither offered nor callable until the conversation allows it', async () => {
     const port = recallPort(HITS);
-    h = openHarness(server, 'openai-compatible', { tools: { recall: port } });
+    suite.h = openHarness(suite.server, 'openai-compatible', { tools: { recall: port } });
     const provider = cloudProvider();
-    server.enqueue(
+    suite.server.enqueue(
       toolCalls([
         { name: 'recall', args: { query: 'direct' }, id: 'c1' },
         { name: 'use_tool', args: { name: 'recall', arguments: { query: 'via use_tool' } }, id: 'c2' },
       ]),
       text('I cannot look that up here.'),
     );
-    const off = h.start({ message: 'Search my documents, and turn on cloud memory.', provider });
+    const off = suite.h.start({ message: 'Search my documents, and turn on cloud memory.', provider });
     expect((await off.result).status).toBe('succeeded');
-    expect(offeredToolsOf(server.requests[0]!)).not.toContain('recall');
+    expect(offeredToolsOf(suite.server.requests[0]!)).not.toContain('recall');
     expect(port.queries).toEqual([]);
-    const refused = toolResultsOf(server.lastRequest());
+    const refused = toolResultsOf(suite.server.lastRequest());
     expect(refused.map((r) => r.id)).toEqual(['c1', 'c2']);
     for (const r of refused) expect(r.content).toMatch(/not available/);
     // User text did not change the permission (CTX-09); the settings surface does.
-    expect(h.runtime.service.getConversationSettings(off.conversationId).cloudMemory).toBe(false);
-    h.runtime.service.updateConversationSettings(off.conversationId, { cloudMemory: true });
-    server.enqueue(toolCalls([{ name: 'recall', args: { query: 'launch' }, id: 'c3' }]), text('May.'));
-    const on = h.start({ message: 'Now search.', provider, conversationId: off.conversationId });
+    expect(suite.h.runtime.service.getConversationSettings(off.conversationId).cloudMemory).toBe(false);
+    suite.h.runtime.service.updateConversationSettings(off.conversationId, { cloudMemory: true });
+    suite.server.enqueue(toolCalls([{ name: 'recall', args: { query: 'launch' }, id: 'c3' }]), text('May.'));
+    const on = suite.h.start({ message: 'Now search.', provider, conversationId: off.conversationId });
     expect((await on.result).status).toBe('succeeded');
-    expect(offeredToolsOf(server.requests.at(-2)!)).toContain('recall');
+    expect(offeredToolsOf(suite.server.requests.at(-2)!)).toContain('recall');
     expect(port.queries).toEqual(['launch']);
   });
 
   it('KNOW-06: a model on this machine may use recall without the cloud permission', async () => {
     const port = recallPort(HITS);
-    h = openHarness(server, 'gemini', { tools: { recall: port } });
-    server.enqueue(toolCalls([{ name: 'recall', args: { query: 'team' }, id: 'g1' }]), text('Aiko.'));
-    const run = h.start({ message: 'Who leads?' });
+    suite.h = openHarness(suite.server, 'gemini', { tools: { recall: port } });
+    suite.server.enqueue(toolCalls([{ name: 'recall', args: { query: 'team' }, id: 'g1' }]), text('Aiko.'));
+    const run = suite.h.start({ message: 'Who leads?' });
     expect((await run.result).status).toBe('succeeded');
-    expect(offeredToolsOf(server.requests[0]!)).toContain('recall');
+    expect(offeredToolsOf(suite.server.requests[0]!)).toContain('recall');
     expect(port.queries).toEqual(['team']);
-    expect(h.runtime.service.getConversationSettings(run.conversationId).cloudMemory).toBe(false);
+    expect(suite.h.runtime.service.getConversationSettings(run.conversationId).cloudMemory).toBe(false);
   });
 
   it('CTX-09: a settings change is validated strictly and creates nothing when refused', () => {
-    h = openHarness(server, 'openai-compatible');
-    const service = h.runtime.service;
+    suite.h = openHarness(suite.server, 'openai-compatible');
+    const service = suite.h.runtime.service;
     expect(() => service.updateConversationSettings('conv-x', { cloudMemory: 'yes' })).toThrow(
       /invalid conversation settings/,
     );
     expect(() => service.updateConversationSettings('conv-x', { cloudMemory: true, extra: 1 })).toThrow();
     expect(service.runs.listMessages('conv-x')).toEqual([]);
-    const row = h.runtime.db.prepare('SELECT COUNT(*) AS n FROM conversations WHERE id = ?').get('conv-x');
+    const row = suite.h.runtime.db
+      .prepare('SELECT COUNT(*) AS n FROM conversations WHERE id = ?')
+      .get('conv-x');
     expect(row).toEqual({ n: 0 });
     expect(service.updateConversationSettings('conv-x', { cloudMemory: true }).cloudMemory).toBe(true);
     expect(service.getConversationSettings('conv-x')).toMatchObject({ cloudMemory: true, localMemory: true });

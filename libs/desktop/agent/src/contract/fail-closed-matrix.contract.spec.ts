@@ -5,17 +5,17 @@
 // with `allow`); interactive runs open a card of that kind bound to the call id.
 import { z } from 'zod';
 import { ACTION_KINDS, type ActionKind, type Tool } from '../ports';
-import { ScriptedProviderServer } from '../providers/testing/scripted-provider-server';
 import {
-  type Harness,
   KINDS,
+  contractSuite,
   openHarness,
-  removeTemps,
   text,
   toolCalls,
   toolResultsOf,
   waitFor,
 } from './contract-harness';
+
+const suite = contractSuite();
 
 const executed: string[] = [];
 
@@ -40,47 +40,30 @@ const CONTEXTS = [
   { name: 'scheduled', attended: false, scheduled: true },
 ] as const;
 
-let server: ScriptedProviderServer;
-let h: Harness | undefined;
-
-beforeAll(async () => {
-  server = await ScriptedProviderServer.start();
-});
-afterAll(async () => {
-  await server.close();
-  removeTemps();
-});
 beforeEach(() => {
-  server.reset();
   executed.length = 0;
-});
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  expect(server.unscripted).toBe(0);
-  expect(server.pending()).toBe(0);
 });
 
 describe.each(CONTEXTS)('APPR-017 fail-closed matrix (real path): $name', (ctx) => {
   it.each(ACTION_KINDS.map((kind, i) => [kind, KINDS[i % KINDS.length]!] as const))(
     '%s over %s',
     async (kind, providerKind) => {
-      h = openHarness(server, providerKind, { extraTools: ACTION_KINDS.map(kindTool) });
+      suite.h = openHarness(suite.server, providerKind, { extraTools: ACTION_KINDS.map(kindTool) });
       const callId = `call_${kind}`;
-      server.enqueue(
+      suite.server.enqueue(
         toolCalls([{ name: `act_${kind}`, args: { target: 'x' }, id: callId }]),
         text('Reported what happened.'),
       );
       if (ctx.name !== 'interactive') {
         // An earlier "Always" grant must never be applied to a run nobody can answer for.
-        h.runtime.service.approvals.addGrant('always', {
+        suite.h.runtime.service.approvals.addGrant('always', {
           kind,
           subject: `${kind} x`,
           conversationId: null,
           taskId: null,
         });
       }
-      const run = h.start({
+      const run = suite.h.start({
         message: `do the ${kind} thing`,
         attended: ctx.attended,
         scheduled: ctx.scheduled,
@@ -88,12 +71,12 @@ describe.each(CONTEXTS)('APPR-017 fail-closed matrix (real path): $name', (ctx) 
         ...(ctx.name === 'scheduled' ? { allow: [kind] } : {}),
       });
       if (ctx.name === 'interactive') {
-        await waitFor(() => h!.runtime.service.listCards().length === 1, 'the card');
-        expect(h.runtime.service.listCards()).toEqual([
+        await waitFor(() => suite.h!.runtime.service.listCards().length === 1, 'the card');
+        expect(suite.h.runtime.service.listCards()).toEqual([
           expect.objectContaining({ callId, kind, runId: run.runId, summary: `${kind} x` }),
         ]);
         expect(executed).toEqual([]); // nothing runs while the card waits
-        h.runtime.service.answerCard({ callId, kind, option: 'no', surface: 'window' });
+        suite.h.runtime.service.answerCard({ callId, kind, option: 'no', surface: 'window' });
         const result = await run.result;
         expect(result.steps).toEqual([expect.objectContaining({ callId, outcome: 'denied' })]);
         expect(run.events).toContainEqual(
@@ -102,16 +85,16 @@ describe.each(CONTEXTS)('APPR-017 fail-closed matrix (real path): $name', (ctx) 
       } else {
         const result = await run.result;
         expect(run.events.some((e) => e.type === 'card_opened')).toBe(false);
-        expect(h.runtime.service.listCards()).toEqual([]);
+        expect(suite.h.runtime.service.listCards()).toEqual([]);
         expect(result.steps).toEqual([expect.objectContaining({ callId, outcome: 'refused_unattended' })]);
         expect(result.refused).toEqual([{ callId, tool: `act_${kind}`, kind, summary: `${kind} x` }]);
-        expect(h.runtime.service.listInbox()).toEqual([expect.objectContaining({ callId, kind })]);
-        const fed = toolResultsOf(server.requests[1]!)[0]!;
+        expect(suite.h.runtime.service.listInbox()).toEqual([expect.objectContaining({ callId, kind })]);
+        const fed = toolResultsOf(suite.server.requests[1]!)[0]!;
         expect(fed.id).toBe(callId);
         expect(fed.content).toMatch(/Refused: this step needs .* approval and nobody can answer/);
       }
       expect(executed).toEqual([]);
-      expect(h.runtime.service.runs.listActions({ runId: run.runId })).toEqual([]);
+      expect(suite.h.runtime.service.runs.listActions({ runId: run.runId })).toEqual([]);
     },
   );
 });

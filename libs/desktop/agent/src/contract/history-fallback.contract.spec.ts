@@ -5,17 +5,12 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ProviderKind } from '../providers/create-provider';
+import { type RecordedRequest, type ScriptedReply } from '../providers/testing/scripted-provider-server';
 import {
-  type RecordedRequest,
-  type ScriptedReply,
-  ScriptedProviderServer,
-} from '../providers/testing/scripted-provider-server';
-import {
-  type Harness,
   KINDS,
+  contractSuite,
   offeredToolsOf,
   openHarness,
-  removeTemps,
   text,
   toolCalls,
   toolResultsOf,
@@ -23,23 +18,7 @@ import {
 
 jest.setTimeout(20_000);
 
-let server: ScriptedProviderServer;
-let h: Harness | undefined;
-
-beforeAll(async () => {
-  server = await ScriptedProviderServer.start();
-});
-afterAll(async () => {
-  await server.close();
-  removeTemps();
-});
-beforeEach(() => server.reset());
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  expect(server.unscripted).toBe(0);
-  expect(server.pending()).toBe(0);
-});
+const suite = contractSuite();
 
 /** What each format's endpoints say when they do not take native tool history. */
 const REJECTION: Record<ProviderKind, string> = {
@@ -67,9 +46,9 @@ const strict =
 
 describe.each(KINDS)('PROV-08 over %s wire format', (kind) => {
   it('PROV-08: a rejected native history is resent flattened and stays flattened for the rest of the turn', async () => {
-    h = openHarness(server, kind);
-    writeFileSync(join(h.workspace, 'notes.txt'), 'alpha notes');
-    server.enqueue(
+    suite.h = openHarness(suite.server, kind);
+    writeFileSync(join(suite.h.workspace, 'notes.txt'), 'alpha notes');
+    suite.server.enqueue(
       toolCalls([{ name: 'read_file', args: { path: 'notes.txt' }, id: 'call_r1' }]),
       // Each request takes one entry: the rejected native request, then its flattened resend.
       strict(kind, toolCalls([{ name: 'list_dir', args: { path: '.' }, id: 'call_l2' }])),
@@ -77,12 +56,12 @@ describe.each(KINDS)('PROV-08 over %s wire format', (kind) => {
       // A native request here would be rejected and find no entry for a resend.
       strict(kind, text('All read.')),
     );
-    const run = h.start({ message: 'read the notes' });
+    const run = suite.h.start({ message: 'read the notes' });
     const result = await run.result;
     expect(result.status).toBe('succeeded');
     expect(result.answer).toBe('All read.');
-    const [first, rejected, retried, later] = server.requests;
-    expect(server.requests).toHaveLength(4);
+    const [first, rejected, retried, later] = suite.server.requests;
+    expect(suite.server.requests).toHaveLength(4);
     expect(hasNativeHistory(first!)).toBe(false);
     expect(hasNativeHistory(rejected!)).toBe(true);
     // The retry: same turn, history as marked text, the tools still offered for native calls.
@@ -98,24 +77,24 @@ describe.each(KINDS)('PROV-08 over %s wire format', (kind) => {
   });
 
   it('PROV-08: the fallback is per turn — the next turn sends native history again', async () => {
-    h = openHarness(server, kind);
-    writeFileSync(join(h.workspace, 'a.txt'), 'aaa');
-    server.enqueue(
+    suite.h = openHarness(suite.server, kind);
+    writeFileSync(join(suite.h.workspace, 'a.txt'), 'aaa');
+    suite.server.enqueue(
       toolCalls([{ name: 'read_file', args: { path: 'a.txt' }, id: 'call_a1' }]),
       strict(kind, text('first done')),
       strict(kind, text('first done')),
     );
-    const first = h.start({ message: 'one' });
+    const first = suite.h.start({ message: 'one' });
     expect((await first.result).status).toBe('succeeded');
-    expect(server.requests).toHaveLength(3);
+    expect(suite.server.requests).toHaveLength(3);
 
-    server.enqueue(
+    suite.server.enqueue(
       toolCalls([{ name: 'read_file', args: { path: 'a.txt' }, id: 'call_b1' }]),
       text('second done'),
     );
-    const second = await h.start({ message: 'two', conversationId: first.conversationId }).result;
+    const second = await suite.h.start({ message: 'two', conversationId: first.conversationId }).result;
     expect(second.status).toBe('succeeded');
-    const nextTurn = server.requests[4]!;
+    const nextTurn = suite.server.requests[4]!;
     expect(hasNativeHistory(nextTurn)).toBe(true);
     expect(toolResultsOf(nextTurn)).toHaveLength(1);
     expect(wireText(nextTurn)).not.toContain('[tool result');

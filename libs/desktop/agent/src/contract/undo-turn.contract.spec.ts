@@ -2,46 +2,29 @@
 // over REAL HTTP by the scripted provider server.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ScriptedProviderServer } from '../providers/testing/scripted-provider-server';
 import { UndoError } from '../checkpoints/undo.errors';
-import { type Harness, notices, openHarness, removeTemps, text, toolCalls } from './contract-harness';
+import { contractSuite, notices, openHarness, text, toolCalls } from './contract-harness';
 
 jest.setTimeout(30_000);
 
-let server: ScriptedProviderServer;
-let h: Harness | undefined;
-
-beforeAll(async () => {
-  server = await ScriptedProviderServer.start();
-});
-afterAll(async () => {
-  await server.close();
-  removeTemps();
-});
-beforeEach(() => server.reset());
-afterEach(async () => {
-  await h?.close();
-  h = undefined;
-  expect(server.unscripted).toBe(0);
-  expect(server.pending()).toBe(0);
-});
+const suite = contractSuite();
 
 describe('CKPT: undo this turn over the real loop', () => {
   it('CKPT-11/14/15: tools change the folder in two turns; undo of the first restores it and removes both turns', async () => {
-    h = openHarness(server, 'anthropic');
-    const ws = h.workspace;
+    suite.h = openHarness(suite.server, 'anthropic');
+    const ws = suite.h.workspace;
     writeFileSync(join(ws, 'readme.md'), '# original\n');
     writeFileSync(join(ws, 'keep.txt'), 'untouched');
     const headless = { attended: false, allow: ['workspace_write', 'command'] as const };
 
-    server.enqueue(
+    suite.server.enqueue(
       toolCalls([
         { name: 'write_file', args: { path: 'readme.md', content: '# rewritten\n' }, id: 'call_u1' },
         { name: 'write_file', args: { path: 'docs/new.md', content: 'new page' }, id: 'call_u2' },
       ]),
       text('Rewrote the readme and added docs/new.md.'),
     );
-    const first = h.start({
+    const first = suite.h.start({
       message: 'turn one: rewrite the readme',
       ...headless,
       allow: [...headless.allow],
@@ -51,7 +34,7 @@ describe('CKPT: undo this turn over the real loop', () => {
     expect(readFileSync(join(ws, 'readme.md'), 'utf8')).toBe('# rewritten\n');
     const { conversationId } = first;
 
-    server.enqueue(
+    suite.server.enqueue(
       toolCalls([
         { name: 'terminal', args: { command: 'echo shell > shell.txt' }, id: 'call_u3' },
         {
@@ -62,7 +45,7 @@ describe('CKPT: undo this turn over the real loop', () => {
       ]),
       text('Ran the command and edited the page.'),
     );
-    const second = h.start({
+    const second = suite.h.start({
       message: 'turn two: run and edit',
       conversationId,
       ...headless,
@@ -75,13 +58,13 @@ describe('CKPT: undo this turn over the real loop', () => {
     // The user edits a file after the turns: undo leaves it and lists it (CKPT-15).
     writeFileSync(join(ws, 'keep.txt'), 'the user changed this later');
 
-    const turns = h.runtime.service.listTurns(conversationId);
+    const turns = suite.h.runtime.service.listTurns(conversationId);
     expect(turns.map((t) => [t.runId, t.checkpoint?.status, t.undoable])).toEqual([
       [first.runId, 'saved', true],
       [second.runId, 'saved', true],
     ]);
 
-    const undone = await h.runtime.service.undoTurn(conversationId, first.runId);
+    const undone = await suite.h.runtime.service.undoTurn(conversationId, first.runId);
     expect(undone.undoneRunIds).toEqual([first.runId, second.runId]);
     expect(undone.folders).toEqual([
       expect.objectContaining({
@@ -95,14 +78,19 @@ describe('CKPT: undo this turn over the real loop', () => {
     expect(existsSync(join(ws, 'docs'))).toBe(false);
     expect(existsSync(join(ws, 'shell.txt'))).toBe(false);
     expect(readFileSync(join(ws, 'keep.txt'), 'utf8')).toBe('the user changed this later');
-    expect(h.runtime.service.runs.listMessages(conversationId)).toEqual([]);
-    expect(h.runtime.service.listTurns(conversationId)).toEqual([]);
+    expect(suite.h.runtime.service.runs.listMessages(conversationId)).toEqual([]);
+    expect(suite.h.runtime.service.listTurns(conversationId)).toEqual([]);
 
     // The next turn's model request no longer carries the undone turns (CKPT-14).
-    server.enqueue(text('Fresh start.'));
-    const third = h.start({ message: 'turn three', conversationId, ...headless, allow: [...headless.allow] });
+    suite.server.enqueue(text('Fresh start.'));
+    const third = suite.h.start({
+      message: 'turn three',
+      conversationId,
+      ...headless,
+      allow: [...headless.allow],
+    });
     expect((await third.result).answer).toBe('Fresh start.');
-    const sent = JSON.stringify(server.requests.at(-1)!.body);
+    const sent = JSON.stringify(suite.server.requests.at(-1)!.body);
     expect(sent).toContain('turn three');
     expect(sent).not.toContain('turn one');
     expect(sent).not.toContain('turn two');
@@ -110,22 +98,22 @@ describe('CKPT: undo this turn over the real loop', () => {
   });
 
   it('CKPT-16: undo is refused while the conversation still has a running turn', async () => {
-    h = openHarness(server, 'openai-compatible');
-    writeFileSync(join(h.workspace, 'a.txt'), 'a0');
-    server.enqueue(
+    suite.h = openHarness(suite.server, 'openai-compatible');
+    writeFileSync(join(suite.h.workspace, 'a.txt'), 'a0');
+    suite.server.enqueue(
       toolCalls([{ name: 'write_file', args: { path: 'a.txt', content: 'a1' }, id: 'call_b1' }]),
       text('Done.'),
     );
-    const first = h.start({ message: 'write', attended: false, allow: ['workspace_write'] });
+    const first = suite.h.start({ message: 'write', attended: false, allow: ['workspace_write'] });
     await first.result;
-    server.enqueue({ ...text('slow'), headersDelayMs: 500 });
-    const running = h.start({ message: 'think', conversationId: first.conversationId });
-    const refused = await h.runtime.service
+    suite.server.enqueue({ ...text('slow'), headersDelayMs: 500 });
+    const running = suite.h.start({ message: 'think', conversationId: first.conversationId });
+    const refused = await suite.h.runtime.service
       .undoTurn(first.conversationId, first.runId)
       .catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(UndoError);
     expect((refused as UndoError).code).toBe('busy');
-    expect(readFileSync(join(h.workspace, 'a.txt'), 'utf8')).toBe('a1');
+    expect(readFileSync(join(suite.h.workspace, 'a.txt'), 'utf8')).toBe('a1');
     await running.result;
   });
 });

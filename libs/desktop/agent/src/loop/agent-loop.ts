@@ -20,6 +20,7 @@ import type { RunStatus } from '../store/run.repository';
 import type { LoopDeps, LoopInput, RefusedStep, RunResult, StepOutcome, StepRecord } from './loop.types';
 import type { NoticeCode, ToolCallState } from './run-events';
 import { USE_TOOL_NAME, isMcpTool, toolSpec } from './tool-catalog';
+import { describeUnverifiedClaims, findUnverifiedClaims } from './claim-check';
 
 /** LOOP-16: up to 4 consecutive read-class calls run concurrently. */
 export const MAX_CONCURRENT_READS = 4;
@@ -86,6 +87,9 @@ export class AgentRun {
   private readonly trajectory: TrajectoryItem[] = [];
   private readonly turn: TurnState = { externalContentRead: false };
   private readonly noProgress = new NoProgressDetector();
+  /** LOOP-11 evidence: artifact references and tools that succeeded in this run. */
+  private readonly artifacts: string[] = [];
+  private readonly succeededTools = new Set<string>();
   private readonly excludedTools = new Set<string>();
   private excludeAllMcp = false;
   private mcpRejections = 0;
@@ -132,6 +136,7 @@ export class AgentRun {
       for (const item of input.history) this.pushTrajectory(item);
       this.pushTrajectory({ role: 'user', text: input.message });
       deps.emit({ type: 'user_message', text: input.message, steered: false });
+      this.reportUnknownEffects();
       return await this.loop();
     } catch (error) {
       if (error instanceof StoppedError || this.abort.signal.aborted) return this.finish('stopped', '');
@@ -263,6 +268,7 @@ export class AgentRun {
         if (response.stopReason === 'max_tokens')
           this.notice('truncated', 'The answer was cut off by the output limit.');
         this.pushTrajectory({ role: 'assistant', text: response.text, toolCalls: [] });
+        this.checkClaims(response.text);
         return this.finish(wrapUp ? 'wrapped_up' : 'succeeded', response.text);
       }
       // LOOP-07: text with tool calls is narration, never the answer.
@@ -450,6 +456,9 @@ export class AgentRun {
       const s = report.summarized;
       requests.add({
         ...base,
+        provider: s.writer.provider,
+        endpointOrigin: s.writer.origin,
+        model: s.writer.model,
         purpose: 'summary',
         included: {
           items: s.items,
@@ -667,6 +676,15 @@ export class AgentRun {
     }
     const ctx = this.toolContext(call.id);
     const need = tool.approval(args, ctx);
+    const earlier = tool.readOnly
+      ? undefined
+      : this.deps.unknownEffects?.blocking(this.input.conversationId, tool.name, need?.summary ?? '');
+    if (earlier)
+      return reject(
+        'unreconciled',
+        `Not executed: the same operation (${tool.name}: ${earlier.summary}) was sent earlier and its outcome is unknown. It must be checked and reconciled before it is sent again; ask the user to check it.`,
+        args,
+      );
     if (need) {
       const { input, deps } = this;
       if (input.mode === 'interactive' && !input.allow.has(need.kind)) {
@@ -684,7 +702,7 @@ export class AgentRun {
           allow: input.allow,
           runId: input.runId,
           callId: call.id,
-          conversationId: input.conversationId,
+          conversationId: input.approvalConversationId ?? input.conversationId,
           taskId: input.taskId,
           onWaitStart: () => input.budget.pause(),
           onWaitEnd: () => input.budget.resume(),
@@ -749,6 +767,11 @@ export class AgentRun {
       remainingMs: this.input.budget.remainingMs(),
       attended: this.input.mode === 'interactive',
       preApproved: this.input.mode === 'headless' ? [...this.input.allow] : [],
+      turnModel: {
+        provider: this.deps.provider.kind,
+        origin: this.deps.provider.origin,
+        model: this.input.model,
+      },
       ...(this.input.beforeWorkspaceChange
         ? { beforeWorkspaceChange: this.input.beforeWorkspaceChange }
         : {}),
@@ -791,6 +814,10 @@ export class AgentRun {
       if (this.abort.signal.aborted) return undefined;
       isError = result.isError === true;
       sources = result.sources ?? [];
+      if (!isError) {
+        this.succeededTools.add(tool.name);
+        for (const a of result.artifacts ?? []) this.artifacts.push(a.path);
+      }
       const external = result.external === true || deps.isExternalTool(tool.name);
       // SEC-005: the flag is set before the result reaches the model.
       if (external) this.turn.externalContentRead = true;
@@ -861,6 +888,27 @@ export class AgentRun {
       state: finalState,
       detail: result.outcome,
     });
+  }
+
+  /** CKPT-09: side-effect operations interrupted earlier (pure reads are never actions). */
+  private reportUnknownEffects(): void {
+    const pending = this.deps.unknownEffects?.needsCheck(this.input.conversationId) ?? [];
+    if (pending.length === 0) return;
+    const list = pending.map((a) => `${a.tool}: ${a.summary || a.callId}`).join('; ');
+    this.notice(
+      'needs_check',
+      `Needs your check: ${pending.length} earlier operation(s) were interrupted and may or may not have happened (${list}).`,
+    );
+  }
+
+  /** LOOP-11/14: claims without a successful result or artifact get a correction after the answer. */
+  private checkClaims(answer: string): void {
+    const claims = findUnverifiedClaims(answer, {
+      artifacts: this.artifacts,
+      succeededTools: this.succeededTools,
+      workspace: this.input.workspace,
+    });
+    if (claims.length > 0) this.notice('unverified_claim', describeUnverifiedClaims(claims));
   }
 
   private finish(status: Exclude<RunStatus, 'running'>, answer: string, notice?: string): RunResult {

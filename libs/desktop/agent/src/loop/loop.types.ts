@@ -4,6 +4,7 @@ import type { Budget, BudgetUsage } from '../budget/budget';
 import type { ActionKind, ApprovalNeed, ModelProvider, TrajectoryItem } from '../ports';
 import type { RunRepository, RunMode, RunStatus } from '../store/run.repository';
 import type { ModelRequestRepository } from '../store/model-request.repository';
+import type { UnknownEffects } from '../tasks/unknown-effect';
 import type { ComposeInput, ComposedContext } from '../context/context-manager';
 import type { RunEventBody } from './run-events';
 import type { ToolCatalog } from './tool-catalog';
@@ -58,6 +59,8 @@ export interface LoopDeps {
   context?: RequestContext;
   /** ARCH-18: where each model request went and what it carried (absent: not recorded). */
   requests?: ModelRequestRepository;
+  /** CKPT-06/09: earlier operations of unknown effect (listed; never resent before reconciling). */
+  unknownEffects?: Pick<UnknownEffects, 'needsCheck' | 'blocking'>;
 }
 
 export interface LoopInput {
@@ -80,6 +83,8 @@ export interface LoopInput {
   maxRetries: number;
   /** CKPT-11: the turn's undo-checkpoint hook, handed to tools through their context. */
   beforeWorkspaceChange?: () => Promise<void>;
+  /** WORK-13: a background job asks with (and cards show in) its originating conversation. */
+  approvalConversationId?: string;
 }
 
 export type StepOutcome =
@@ -90,6 +95,8 @@ export type StepOutcome =
   | 'over_budget'
   | 'no_progress'
   | 'refused_unattended'
+  /** CKPT-06: an identical earlier operation is of unknown effect and not reconciled yet. */
+  | 'unreconciled'
   | 'denied'
   | 'expired'
   | 'cancelled'

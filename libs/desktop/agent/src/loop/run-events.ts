@@ -32,7 +32,11 @@ export type NoticeCode =
   | 'provider_error'
   /** CKPT-11/12: the turn's first change saved the folder, or the turn shows "Not saved". */
   | 'checkpoint_saved'
-  | 'checkpoint_not_saved';
+  | 'checkpoint_not_saved'
+  /** LOOP-11: the answer claims an action no successful tool result of this run supports. */
+  | 'unverified_claim'
+  /** CKPT-09: earlier side-effect operations of unknown effect need the user's check. */
+  | 'needs_check';
 
 export type RunEventBody =
   | {

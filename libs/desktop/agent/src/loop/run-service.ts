@@ -18,6 +18,7 @@ import { ModelRequestRepository, type ModelRequestRow } from '../store/model-req
 import { RunRepository, type RunMode } from '../store/run.repository';
 import { TaskRepository } from '../tasks/task.repository';
 import { TaskError, type AttemptGuard } from '../tasks/task.types';
+import { UnknownEffects } from '../tasks/unknown-effect';
 import { AgentRun } from './agent-loop';
 import {
   type ContentWrapper,
@@ -52,6 +53,41 @@ export interface StartRunInput {
    * model table, else 8,192 for an endpoint on this machine or network, else 32,000 (CTX-02).
    */
   contextWindow?: ContextWindowInfo;
+  /** WORK-13: a background job asks with (and shows cards in) its originating conversation. */
+  approvalConversationId?: string;
+}
+
+/** WORK-01..13: what a live run's workers and background jobs inherit from it. */
+export interface ParentRunView {
+  runId: string;
+  conversationId: string;
+  taskId: string;
+  provider: ModelProvider;
+  model: string;
+  workspace: string;
+  mode: RunMode;
+  tier: BudgetTier;
+  allow: readonly ActionKind[];
+  budget: Budget;
+  /** Set when the run is a background job's run (its originating conversation). */
+  approvalConversationId: string | undefined;
+}
+
+/** WORK-02/04: a nested run (a worker): its own tools and prompt, charged to a given budget. */
+export interface NestedRunSpec {
+  message: string;
+  system: string;
+  tools: ToolCatalog;
+  budget: Budget;
+  model: string;
+  provider: ModelProvider;
+  workspace: string;
+}
+
+export interface NestedRun {
+  runId: string;
+  stop(): void;
+  result: Promise<RunResult>;
 }
 
 export interface StartedRun {
@@ -79,6 +115,10 @@ export interface RunServiceDeps {
   /** The tools usable by a run in this workspace (the registry). */
   tools: (ctx: { workspace: string; conversationId: string; mode: RunMode }) => ToolCatalog;
   resolveProvider?: (name: string) => ModelProvider;
+  /** PROV-04: the conversation's chosen model, overriding the run's own (undefined: none chosen). */
+  conversationModel?: (conversationId: string) => { provider: ModelProvider; model: string } | undefined;
+  /** PROV-05: the summary role's model; rolling summaries go to it instead of the run's model. */
+  summaryModel?: () => { provider: ModelProvider; model: string } | undefined;
   wrapExternal: ContentWrapper;
   wrapToolOutput: ContentWrapper;
   dataDir: string;
@@ -89,6 +129,8 @@ export interface RunServiceDeps {
   /** Overrides of the tier's soft values (tests, settings). */
   softLimits?: Partial<BudgetLimits>;
   maxOutputTokens?: number;
+  /** TURN-07: the app's UI language (BCP 47), for messages with no words. Default "en". */
+  uiLanguage?: string;
   /** Sent with every model request when set; a provider that rejects it drops it (PROV-09). */
   temperature?: number;
   maxRetries?: number;
@@ -114,6 +156,10 @@ interface LiveRun {
   run: AgentRun;
   conversationId: string;
   input: StartRunInput;
+  provider: ModelProvider;
+  budget: Budget;
+  taskId: string;
+  mode: RunMode;
 }
 
 export class RunService {
@@ -126,6 +172,8 @@ export class RunService {
   readonly context: ContextRepository;
   /** ARCH-18: the endpoint and carried items of every model request. */
   readonly requests: ModelRequestRepository;
+  /** CKPT-06/09: operations of unknown effect, listed for the user's check and reconciled. */
+  readonly unknownEffects: UnknownEffects;
   /** Runs marked interrupted when the service opened (CKPT-05). */
   readonly recovered: { interruptedRuns: string[]; unknownActions: number };
   private readonly gate: ApprovalGate;
@@ -143,6 +191,7 @@ export class RunService {
     this.approvals = new ApprovalRepository(deps.db, this.now);
     this.context = new ContextRepository(deps.db, this.now);
     this.requests = new ModelRequestRepository(deps.db, this.now);
+    this.unknownEffects = new UnknownEffects(deps.db, this.now);
     this.recovered = this.runs.recoverAfterRestart();
     this.registry = new RunRegistry({
       now: this.now,
@@ -172,7 +221,13 @@ export class RunService {
     this.gate = new ApprovalGate(this.queue, this.approvals);
   }
 
-  startRun(input: StartRunInput): StartedRun {
+  startRun(requested: StartRunInput): StartedRun {
+    // PROV-04: a conversation's chosen model decides where each of its new runs goes.
+    const chosen =
+      requested.conversationId !== undefined
+        ? this.deps.conversationModel?.(requested.conversationId)
+        : undefined;
+    const input = chosen ? { ...requested, provider: chosen.provider, model: chosen.model } : requested;
     const provider =
       typeof input.provider === 'string' ? this.deps.resolveProvider?.(input.provider) : input.provider;
     if (!provider) throw new Error(`unknown provider ${String(input.provider)}`);
@@ -206,6 +261,7 @@ export class RunService {
       ...(this.deps.softLimits ? { soft: this.deps.softLimits } : {}),
     });
     const emit = (body: RunEventBody): void => void this.registry.publish(runId, body);
+    const summaryModel = this.deps.summaryModel?.();
     const turn = this.deps.checkpoints?.startTurn({
       runId,
       conversationId,
@@ -229,6 +285,7 @@ export class RunService {
           provider,
         ),
         requests: this.requests,
+        unknownEffects: this.unknownEffects,
         gate: this.gate,
         runs: this.runs,
         emit,
@@ -246,7 +303,9 @@ export class RunService {
           window: input.contextWindow ?? describeContextWindow(input.model, provider.origin),
           provider,
           store: this.context,
+          ...(summaryModel ? { summarizer: summaryModel } : {}),
           messageIds,
+          ...(this.deps.uiLanguage ? { uiLanguage: this.deps.uiLanguage } : {}),
           onUsage: (usage) => chargeSummary(usage),
           onFailedRequest: () => chargeSummary(null),
         }),
@@ -267,6 +326,7 @@ export class RunService {
         maxRetries: this.deps.maxRetries ?? 3,
         ...(this.deps.temperature !== undefined ? { temperature: this.deps.temperature } : {}),
         ...(turn ? { beforeWorkspaceChange: turn.beforeFirstChange } : {}),
+        ...(input.approvalConversationId ? { approvalConversationId: input.approvalConversationId } : {}),
       },
     );
     chargeSummary = (usage) => run.chargeSideRequest(usage);
@@ -274,7 +334,7 @@ export class RunService {
       run.stop();
       this.queue.cancelRun(runId);
     });
-    this.live.set(runId, { run, conversationId, input });
+    this.live.set(runId, { run, conversationId, input, provider, budget, taskId: task.id, mode });
     this.lastInput.set(conversationId, input);
     emit({ type: 'run_started', conversationId, taskId: task.id, mode, model: input.model, tier });
     emit({ type: 'task_progress', taskId: task.id, attemptId: guard.attemptId, status: 'running' });
@@ -381,6 +441,85 @@ export class RunService {
     if (!last) return { delivered: 'no_run' };
     const started = this.startRun({ ...last, conversationId, message: text });
     return { delivered: 'started', runId: started.runId, result: started.result };
+  }
+
+  /** WORK-01..13: the live run a worker or job is started from; undefined when it is not live. */
+  parentOf(runId: string): ParentRunView | undefined {
+    const live = this.live.get(runId);
+    if (!live) return undefined;
+    return {
+      runId,
+      conversationId: live.conversationId,
+      taskId: live.taskId,
+      provider: live.provider,
+      model: live.input.model,
+      workspace: live.input.workspace,
+      mode: live.mode,
+      tier: live.input.tier ?? 'standard',
+      allow: live.input.allow ?? [],
+      budget: live.budget,
+      approvalConversationId: live.input.approvalConversationId,
+    };
+  }
+
+  /**
+   * WORK-02/04: a worker is a real run of the same loop, but headless, with only the tools it is
+   * given, no conversation history and no task of its own (its usage goes to `spec.budget`). It
+   * lives in a throwaway conversation so it never appears as a turn of the parent's conversation.
+   */
+  startNestedRun(spec: NestedRunSpec): NestedRun {
+    const runId = this.newId();
+    const conversationId = `worker-${runId}`;
+    this.runs.ensureConversation(conversationId);
+    this.runs.createRun({
+      id: runId,
+      conversationId,
+      taskId: null,
+      attemptId: null,
+      mode: 'headless',
+      provider: spec.provider.kind,
+      model: spec.model,
+      tier: 'light',
+    });
+    const run = new AgentRun(
+      {
+        provider: spec.provider,
+        tools: spec.tools,
+        requests: this.requests,
+        gate: this.gate,
+        runs: this.runs,
+        emit: () => undefined, // the parent reports the worker through its tool call
+        wrapExternal: this.deps.wrapExternal,
+        wrapToolOutput: this.deps.wrapToolOutput,
+        now: this.now,
+        timers: this.deps.timers ?? realLoopTimers,
+        sleep: this.deps.sleep ?? realSleep,
+        workingIntervalMs: Math.min(this.deps.workingIntervalMs ?? 15_000, 15_000),
+        isExternalTool: this.deps.isExternalTool ?? defaultIsExternalTool,
+        dataDir: this.deps.dataDir,
+      },
+      {
+        runId,
+        conversationId,
+        taskId: null,
+        mode: 'headless',
+        allow: new Set(),
+        model: spec.model,
+        system: spec.system,
+        workspace: spec.workspace,
+        history: [],
+        message: spec.message,
+        budget: spec.budget,
+        maxOutputTokens: this.deps.maxOutputTokens ?? 8_192,
+        maxRetries: this.deps.maxRetries ?? 3,
+        ...(this.deps.temperature !== undefined ? { temperature: this.deps.temperature } : {}),
+      },
+    );
+    const result = run.run().then((r) => {
+      this.runs.finishRun(runId, r.status, r.answer || null);
+      return r;
+    });
+    return { runId, stop: () => run.stop(), result };
   }
 
   answerCard(answer: CardAnswer): AnswerResult {

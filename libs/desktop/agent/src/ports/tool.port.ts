@@ -49,6 +49,8 @@ export interface ToolContext {
    * interactive and scheduled runs (scheduled runs take no approval steps at all, APPR-017).
    */
   preApproved?: readonly ActionKind[];
+  /** WEB-01/02, PROV-06: the turn's model and the endpoint origin its requests go to (no key). */
+  turnModel?: { provider: string; origin?: string; model: string };
   /**
    * CKPT-11: awaited by a tool right before it first changes the working folder (writes a file,
    * runs a command); the turn's undo checkpoint saves the folder once, as it was. Never throws.

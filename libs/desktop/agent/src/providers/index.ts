@@ -26,3 +26,13 @@ export {
   StreamingProvider,
   type ProviderOptions,
 } from './streaming-provider';
+export {
+  MODEL_ROLES,
+  ModelCatalog,
+  UnknownModelError,
+  type ConfiguredModel,
+  type ModelListing,
+  type ModelRole,
+  type ProviderFactory,
+  type ResolvedModel,
+} from './model-catalog';

@@ -235,6 +235,9 @@ export abstract class StreamingProvider implements ModelProvider {
           method: 'POST',
           headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...wire.headers },
           body: bodyText,
+          // PROV-06: the request goes to the configured endpoint only; a redirect would carry the
+          // key header (x-api-key, x-goog-api-key) and the context to another host.
+          redirect: 'error',
           signal: controller.signal,
         });
       } finally {

@@ -38,3 +38,5 @@ export {
   type ModelRequestPurpose,
   type ModelRequestRow,
 } from './model-request.repository';
+export { ConversationModelRepository } from './conversation-model.repository';
+export { ArtifactRepository, type ArtifactRow } from './artifact.repository';

@@ -231,9 +231,55 @@ CREATE INDEX model_requests_run ON model_requests(run_id, id);
 ALTER TABLE context_summaries ADD COLUMN summary_id TEXT;
 `;
 
+// PROV-04: the conversation's chosen model (a configured name; trusted, set only by a settings
+// surface). DATA-02: file artifacts copied into the app data folder, referenced per run — the
+// local API serves only these rows' files (FILE-05), never a path from a client.
+const V5_SQL = `
+ALTER TABLE conversation_settings ADD COLUMN model_name TEXT;
+CREATE TABLE artifacts (
+  id TEXT PRIMARY KEY,
+  run_id TEXT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+  call_id TEXT NOT NULL,
+  tool TEXT NOT NULL,
+  file_name TEXT NOT NULL,
+  media_type TEXT NOT NULL,
+  stored_name TEXT NOT NULL UNIQUE,
+  bytes INTEGER NOT NULL CHECK (bytes >= 0),
+  sha256 TEXT NOT NULL,
+  created_at INTEGER NOT NULL
+);
+CREATE INDEX artifacts_run ON artifacts(run_id, created_at);
+`;
+
+// WORK-07..13: background jobs — the task, its originating conversation (cards, approvals,
+// progress) and its own conversation (context), queued until one of the (3) slots is free.
+const V6_SQL = `
+CREATE TABLE background_jobs (
+  id TEXT PRIMARY KEY,
+  origin_conversation_id TEXT NOT NULL REFERENCES conversations(id),
+  job_conversation_id TEXT NOT NULL,
+  message TEXT NOT NULL,
+  workspace TEXT NOT NULL,
+  provider TEXT NOT NULL,
+  model TEXT NOT NULL,
+  tier TEXT NOT NULL,
+  attended INTEGER NOT NULL CHECK (attended IN (0, 1)),
+  status TEXT NOT NULL CHECK (status IN ('queued', 'running', 'completed', 'failed', 'cancelled', 'interrupted')),
+  run_id TEXT,
+  task_id TEXT,
+  answer TEXT,
+  created_at INTEGER NOT NULL,
+  started_at INTEGER,
+  ended_at INTEGER
+);
+CREATE INDEX background_jobs_origin ON background_jobs(origin_conversation_id, created_at);
+`;
+
 export const AGENT_MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'agent_core', sql: V1_SQL },
   { version: 2, name: 'turn_checkpoints', sql: V2_SQL },
   { version: 3, name: 'context_summaries', sql: V3_SQL },
   { version: 4, name: 'model_requests', sql: V4_SQL },
+  { version: 5, name: 'conversation_models_and_artifacts', sql: V5_SQL },
+  { version: 6, name: 'background_jobs', sql: V6_SQL },
 ];

@@ -25,7 +25,9 @@ describe('model request records (ARCH-18)', () => {
        VALUES ('c1', ?, '[1]', 'm', 42)`,
     ).run(JSON.stringify(SUMMARY));
     v3.close();
-    const { db, migration } = openAgentDb(file);
+    const { db, migration } = openAgentDb(file, {
+      migrations: AGENT_MIGRATIONS.filter((m) => m.version <= 4),
+    });
     expect(migration).toMatchObject({ from: 3, to: 4, applied: [4] });
     const context = new ContextRepository(db);
     const legacy = context.getSummary('c1')!;

@@ -11,3 +11,4 @@ export {
   type TaskSpec,
   type TaskStatus,
 } from './task.types';
+export { UnknownEffects, ReconcileError, type UnknownEffectAction } from './unknown-effect';

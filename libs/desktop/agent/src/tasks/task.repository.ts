@@ -189,6 +189,7 @@ export class TaskRepository {
       if (verdict.status !== 'not_run' && verdict.evidence.length === 0) {
         throw new TaskError('missing_evidence', `verdict on ${item.id} has no evidence`);
       }
+      for (const e of verdict.evidence) this.checkOwnership(task.id, attempt.revision, e);
       this.db
         .prepare(
           `INSERT INTO acceptance_results (task_id, attempt_id, revision, item_id, status, evidence_json, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -205,6 +206,26 @@ export class TaskRepository {
         );
       return this.bump(guard.attemptId, guard.version, 'status = status', []);
     })();
+  }
+
+  /**
+   * TASK-08: a read or operation record counts only when a run of this task, on an attempt against
+   * this same spec revision, produced it; an older revision's results are no evidence for a newer one.
+   */
+  private checkOwnership(taskId: string, revision: number, e: Evidence): void {
+    if (e.kind !== 'read' && e.kind !== 'operation') return;
+    const table = e.kind === 'read' ? 'tool_calls' : 'actions';
+    const found = this.db
+      .prepare(
+        `SELECT 1 FROM ${table} x JOIN runs r ON r.id = x.run_id JOIN attempts a ON a.id = r.attempt_id
+         WHERE x.call_id = ? AND r.task_id = ? AND a.task_id = ? AND a.revision = ? LIMIT 1`,
+      )
+      .get(e.ref, taskId, taskId, revision);
+    if (!found)
+      throw new TaskError(
+        'foreign_evidence',
+        `${e.kind} ${e.ref} is not a record of this task's revision ${revision}`,
+      );
   }
 
   listAcceptance(

@@ -58,6 +58,8 @@ export type TaskErrorCode =
   | 'critical_not_applicable'
   /** TASK-10: not every acceptance item has a passing verdict for this revision and attempt. */
   | 'insufficient_evidence'
+  /** TASK-08: a read/operation record that belongs to another task or an older spec revision. */
+  | 'foreign_evidence'
   | 'unknown_item';
 
 export class TaskError extends Error {

@@ -136,4 +136,97 @@ describe('tasks', () => {
     tasks.markSucceeded(g);
     expect(tasks.getTask(task.id).status).toBe('succeeded');
   });
+
+  it('TASK-08: acceptance binds to the same revision, the same valid attempt and evidence owned by the task', () => {
+    const { tasks, runs } = setup();
+    runs.ensureConversation('c');
+    const one = { instruction: 'x', acceptance: [{ id: 'ok', description: 'done', critical: true }] };
+    const task = tasks.createTask({ conversationId: 'c', spec: one });
+    const other = tasks.createTask({ conversationId: 'c', spec: one });
+    const g1 = tasks.startAttempt(task.id, tasks.getTask(task.id).rowVersion);
+    const go = tasks.startAttempt(other.id, tasks.getTask(other.id).rowVersion);
+    const run = (id: string, taskId: string, attemptId: string): void =>
+      runs.createRun({
+        id,
+        conversationId: 'c',
+        taskId,
+        attemptId,
+        mode: 'interactive',
+        provider: 'p',
+        model: 'm',
+        tier: 'standard',
+      });
+    run('r1', task.id, g1.attemptId);
+    run('ro', other.id, go.attemptId);
+    const read = (runId: string, callId: string): void =>
+      runs.recordToolCall(runId, {
+        callId,
+        stepIndex: 1,
+        seq: 1,
+        tool: 'read_file',
+        argsJson: '{}',
+        outcome: 'ok',
+        detail: 'x',
+      });
+    read('r1', 'mine-rev1');
+    read('ro', 'theirs');
+    // Another task's read is not evidence for this one; an unknown call id neither.
+    for (const ref of ['theirs', 'never-happened'])
+      expect(
+        code(() =>
+          tasks.recordAcceptance(g1, { itemId: 'ok', status: 'passed', evidence: [{ kind: 'read', ref }] }),
+        ),
+      ).toBe('foreign_evidence');
+    runs.createAction({
+      runId: 'ro',
+      taskId: other.id,
+      callId: 'op-theirs',
+      tool: 't',
+      kind: 'send',
+      summary: 's',
+    });
+    expect(
+      code(() =>
+        tasks.recordAcceptance(g1, {
+          itemId: 'ok',
+          status: 'passed',
+          evidence: [{ kind: 'operation', ref: 'op-theirs' }],
+        }),
+      ),
+    ).toBe('foreign_evidence');
+    // Revision 2: the old attempt is stale, and revision-1 results are no evidence for revision 2.
+    tasks.reviseSpec(task.id, tasks.getTask(task.id).rowVersion, { ...one, instruction: 'y' });
+    expect(
+      code(() =>
+        tasks.recordAcceptance(g1, {
+          itemId: 'ok',
+          status: 'passed',
+          evidence: [{ kind: 'read', ref: 'mine-rev1' }],
+        }),
+      ),
+    ).toBe('stale_attempt');
+    let g2 = tasks.startAttempt(task.id, tasks.getTask(task.id).rowVersion);
+    expect(
+      code(() =>
+        tasks.recordAcceptance(g2, {
+          itemId: 'ok',
+          status: 'passed',
+          evidence: [{ kind: 'read', ref: 'mine-rev1' }],
+        }),
+      ),
+    ).toBe('foreign_evidence');
+    run('r2', task.id, g2.attemptId);
+    read('r2', 'mine-rev2');
+    g2 = tasks.recordAcceptance(g2, {
+      itemId: 'ok',
+      status: 'passed',
+      evidence: [{ kind: 'read', ref: 'mine-rev2' }],
+    });
+    tasks.markSucceeded(g2);
+    expect(tasks.listAcceptance(g2.attemptId)).toEqual([
+      { itemId: 'ok', status: 'passed', evidence: [{ kind: 'read', ref: 'mine-rev2' }], revision: 2 },
+    ]);
+    // Nothing recorded against the older attempt counts for the new one.
+    expect(tasks.listAcceptance(g1.attemptId)).toEqual([]);
+  });
 });

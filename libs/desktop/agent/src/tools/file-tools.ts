@@ -1,5 +1,6 @@
 // File tools (FILE-02..04, TOOL-18/24, WRITE-001..004): reads are bounded to the readable folders
 // (the workspace and Arslan's own tool output), writes to the real workspace, never through links.
+import { createHash } from 'node:crypto';
 import { promises as fsp } from 'node:fs';
 import * as path from 'node:path';
 import { z } from 'zod';
@@ -146,7 +147,13 @@ async function writeInWorkspace(
   if (again.real !== target.real) throw new PathRefusal('the target path changed during the write');
   await atomicWriteFile(again.real, next, { existing: again.existing, fs: options.writeFs });
   const rel = path.relative(ctx.workspace, again.real) || again.real;
-  return { content: `${target.existing ? 'Replaced' : 'Created'} ${rel} (${Buffer.byteLength(next)} bytes)` };
+  const bytes = Buffer.byteLength(next);
+  // LOOP-11: the artifact reference that lets the answer claim this file.
+  const sha256 = createHash('sha256').update(next).digest('hex');
+  return {
+    content: `${target.existing ? 'Replaced' : 'Created'} ${rel} (${bytes} bytes)`,
+    artifacts: [{ path: again.real, sha256, bytes }],
+  };
 }
 
 function ignoreExists(error: NodeJS.ErrnoException): void {

@@ -78,6 +78,17 @@ export {
   type WebToolsOptions,
 } from './web-tools';
 export {
+  providerSearchTarget,
+  providerSearchForTurn,
+  providerSearchFromModels,
+  type ConfiguredEndpoint,
+  runProviderSearch,
+  ProviderSearchError,
+  type ProviderSearchKind,
+  type ProviderSearchTarget,
+  type TurnModelConfig,
+} from './web-provider-search';
+export {
   createPlanTool,
   createMemoryPlanStore,
   PLAN_STATUSES,

@@ -2,9 +2,13 @@
 // text is external data (WEB-11). A search service that blocks us is reported as blocked, never as
 // "no results" (WEB-05); results carry their sources (WEB-06).
 import { z } from 'zod';
-import type { Tool, ToolResult } from '../ports/tool.port';
+import type { Tool, ToolContext, ToolResult } from '../ports/tool.port';
 import { EgressRefusal, type EgressOptions, type GuardedResponse, guardedFetch } from './egress';
 import { decodeEntities, htmlToText } from './html-text';
+import { type ProviderSearchTarget, ProviderSearchError, runProviderSearch } from './web-provider-search';
+import type { SearchHit } from './web-search-types';
+
+export type { SearchHit };
 
 export type SearchEngineConfig =
   | { kind: 'searxng'; baseUrl: string }
@@ -21,14 +25,13 @@ export interface WebToolsOptions {
   engines?: SearchEngineConfig[];
   /** Use only the configured engines (no DuckDuckGo fallback). */
   only?: boolean;
+  /**
+   * WEB-01/02: the turn model's own provider search, tried before any engine. Return null when the
+   * turn's model has none (local models, proxies: see `providerSearchTarget`).
+   */
+  providerSearch?: (ctx: ToolContext) => ProviderSearchTarget | null;
   /** Characters of page text returned by web_extract (default 20 000). */
   maxExtractChars?: number;
-}
-
-export interface SearchHit {
-  title: string;
-  url: string;
-  snippet: string;
 }
 
 type EngineOutcome =
@@ -170,6 +173,26 @@ async function runEngine(
   }
 }
 
+async function runProvider(
+  target: ProviderSearchTarget,
+  query: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<EngineOutcome> {
+  const engine = `${target.kind} search`;
+  try {
+    return { status: 'ok', engine, hits: await runProviderSearch(target, query, limit, signal) };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const blocked = error instanceof ProviderSearchError && error.blocked;
+    return { status: blocked ? 'blocked' : 'error', engine, reason };
+  }
+}
+
+/**
+ * WEB-01/03/04: the provider's own search first, then the configured engines, DuckDuckGo scraping
+ * last, and only when the user made no deliberate choice (`only`).
+ */
 function engineList(options: WebToolsOptions): SearchEngineConfig[] {
   const configured = options.engines ?? [];
   if (options.only && configured.length > 0) return configured;
@@ -194,8 +217,15 @@ export function createWebSearchTool(options: WebToolsOptions = {}): Tool<z.infer
     async execute(args, ctx): Promise<ToolResult> {
       const problems: string[] = [];
       let blockedOnly = true;
-      for (const engine of engineList(options)) {
-        const outcome = await runEngine(engine, args.query, args.max_results, options, ctx.signal);
+      const provider = options.providerSearch?.(ctx) ?? null;
+      const attempts: Array<() => Promise<EngineOutcome>> = [
+        ...(provider ? [() => runProvider(provider, args.query, args.max_results, ctx.signal)] : []),
+        ...engineList(options).map(
+          (engine) => () => runEngine(engine, args.query, args.max_results, options, ctx.signal),
+        ),
+      ];
+      for (const attempt of attempts) {
+        const outcome = await attempt();
         if (outcome.status === 'ok') {
           if (outcome.hits.length === 0) {
             return {

@@ -6,7 +6,12 @@
 //   trusted roots (a private CA), it cannot turn verification off.
 // - HTTP(S) proxies are used through CONNECT tunnels (https-proxy-agent), SOCKS5 through
 //   socks-proxy-agent: the proxy sees the target host and port, never the request itself.
-import { type Agent as HttpAgent, type IncomingHttpHeaders, request as httpRequest } from 'node:http';
+import {
+  type Agent as HttpAgent,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  request as httpRequest,
+} from 'node:http';
 import { type Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { HttpsProxyAgent } from 'https-proxy-agent';
 import { SocksProxyAgent } from 'socks-proxy-agent';
@@ -30,9 +35,18 @@ export interface EgressRequest {
   maxBytes: number;
 }
 
+/** A streamed GET (model downloads): the caller reads or destroys `body`. */
+export interface EgressStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: IncomingMessage;
+}
+
 export interface EgressTransport {
   readonly proxied: boolean;
   send(url: URL, request: EgressRequest): Promise<EgressResponse>;
+  /** GET `url` and hand back the unread response; redirects are not followed. */
+  get(url: URL, signal: AbortSignal): Promise<EgressStream>;
   close(): void;
 }
 
@@ -103,6 +117,23 @@ export function createEgressTransport(route: ProxyRoute | undefined, ca?: Truste
           );
         });
         req.end(request.body);
+      });
+    },
+    get(url, signal) {
+      const secure = url.protocol === 'https:';
+      const send = secure ? httpsRequest : httpRequest;
+      return new Promise<EgressStream>((resolve, reject) => {
+        const req = send(url, {
+          method: 'GET',
+          signal,
+          ...(agent === undefined ? {} : { agent }),
+          ...(secure && ca !== undefined ? { ca: ca as string | Buffer | Array<string | Buffer> } : {}),
+        });
+        req.on('error', reject);
+        req.on('response', (res) =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: res }),
+        );
+        req.end();
       });
     },
     close() {

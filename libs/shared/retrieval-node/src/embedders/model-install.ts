@@ -4,12 +4,23 @@
 // file verified is the staging directory renamed to `<targetDir>/<name>/<revision>` and the
 // parent fsync'ed, so a mismatch publishes nothing. A published directory is re-verified and
 // reused offline on the next install (no copy, no request).
+//
+// Downloads (EGRESS-3/4/5/8) go through the same transport as the model APIs (node:http(s), no
+// global fetch), so they honour the same proxy rules: the explicit `proxy` (`[rag] proxy` /
+// `proxy_env`) or the proxy environment variables, never for loopback, `no_proxy` respected.
+// Model hubs answer with a redirect to a CDN, so redirects are followed by hand, at most
+// MAX_REDIRECTS hops, and every hop is re-checked: HTTPS (plain HTTP only for loopback), no
+// credentials, never from HTTPS down to HTTP, never from a remote host to a loopback one, TLS
+// verification on, and the proxy chosen again for the hop's host. The bytes are trusted only
+// through the pinned SHA-256.
 import { createHash, randomBytes } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import { mkdir, open, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { EmbedderError, isEmbedderError } from './embedder.errors';
-import { checkEndpointUrl, assertTlsVerificationOn } from './endpoint-url.policy';
+import { type CheckedEndpoint, checkEndpointUrl, assertTlsVerificationOn } from './endpoint-url.policy';
+import { type EgressStream, type TrustedCa, createEgressTransport } from './egress-transport';
+import { chooseProxy, describeProxy } from './proxy.policy';
 import { type ModelFileEntry, type ModelManifest, modelManifestSchema } from './model.manifests';
 
 export type ModelSource = { localDir: string } | { baseUrl: string };
@@ -19,8 +30,13 @@ export interface InstallModelOptions {
   from: ModelSource;
   /** The models directory, e.g. `<data>/models`. */
   targetDir: string;
-  fetchImpl?: typeof fetch;
   signal?: AbortSignal;
+  /** Explicit proxy URL (`[rag] proxy`/`proxy_env`, EGRESS-5); default: the proxy env vars. */
+  proxy?: string;
+  /** Where the proxy variables and NODE_TLS_REJECT_UNAUTHORIZED are read; default `process.env`. */
+  env?: Readonly<Record<string, string | undefined>>;
+  /** Trusted roots replacing the defaults (a private CA); verification stays on. */
+  tlsCa?: TrustedCa;
   /** Per-file download timeout; default 30 min. */
   timeoutMs?: number;
 }
@@ -88,47 +104,81 @@ async function writeVerified(
   }
 }
 
+interface DownloadOptions {
+  timeoutMs: number;
+  signal?: AbortSignal;
+  proxy?: string;
+  env: Readonly<Record<string, string | undefined>>;
+  tlsCa?: TrustedCa;
+}
+
+/** A redirect may not step down from HTTPS to HTTP, nor from a remote host to a loopback one. */
+function checkRedirect(from: CheckedEndpoint, location: string): CheckedEndpoint {
+  const next = checkEndpointUrl(new URL(location, from.url).href, { allowQuery: true });
+  if (from.url.protocol === 'https:' && next.url.protocol !== 'https:')
+    throw new EmbedderError('egress_refused', 'redirect from HTTPS to plain HTTP refused');
+  if (next.loopback && !from.loopback)
+    throw new EmbedderError('egress_refused', 'redirect from a remote host to a loopback host refused');
+  return next;
+}
+
+/** The 200 response for `file` (its body unread) and a `release` that closes the hop's transport. */
 async function download(
   baseUrl: string,
   file: ModelFileEntry,
-  fetchImpl: typeof fetch,
-  timeoutMs: number,
-  signal?: AbortSignal,
-): Promise<Response> {
+  options: DownloadOptions,
+): Promise<{ res: EgressStream; release: () => void }> {
+  const { signal, env } = options;
   let target = checkEndpointUrl(baseUrl.replace(/\/+$/, '') + '/' + file.path, { allowQuery: false });
-  const timeout = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(options.timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  // Hub downloads redirect to a CDN: follow by hand so every hop passes the same URL policy
-  // (HTTPS or loopback, no credentials); the content is trusted only through its SHA-256.
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    assertTlsVerificationOn(target);
-    let res: Response;
+    assertTlsVerificationOn(target, env);
+    const route = chooseProxy(target.url, {
+      env,
+      ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+    });
+    const via = route ? ` via proxy ${describeProxy(route.url)}` : '';
+    const transport = createEgressTransport(route, options.tlsCa);
+    let res: EgressStream;
     try {
-      res = await fetchImpl(target.url, { redirect: 'manual', signal: combined });
-    } catch {
+      res = await transport.get(target.url, combined);
+    } catch (e) {
+      transport.close();
       if (signal?.aborted) throw new EmbedderError('aborted', 'model install was aborted');
       if (timeout.aborted) throw new EmbedderError('timeout', `download of ${file.path} timed out`);
-      throw new EmbedderError('network_error', `download of ${file.path} from ${target.url.host} failed`);
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|ALTNAME/.test(code))
+        throw new EmbedderError(
+          'egress_refused',
+          `TLS certificate for ${target.url.host}${via} was rejected (${code})`,
+        );
+      throw new EmbedderError(
+        'network_error',
+        `download of ${file.path} from ${target.url.host}${via} failed`,
+      );
     }
     if (res.status >= 300 && res.status < 400) {
-      await res.body?.cancel();
-      const location = res.headers.get('location');
+      res.body.destroy();
+      transport.close();
+      const location = res.headers.location;
       if (!location)
         throw new EmbedderError('http_error', `HTTP ${res.status} without a location`, res.status);
-      target = checkEndpointUrl(new URL(location, target.url).href, { allowQuery: true });
+      target = checkRedirect(target, location);
       continue;
     }
-    if (!res.ok || !res.body) {
-      await res.body?.cancel();
+    if (res.status < 200 || res.status >= 300) {
+      res.body.destroy();
+      transport.close();
       throw new EmbedderError(
         'http_error',
-        `HTTP ${res.status} for ${file.path} from ${target.url.host}`,
+        `HTTP ${res.status} for ${file.path} from ${target.url.host}${via}`,
         res.status,
       );
     }
-    return res;
+    return { res, release: () => transport.close() };
   }
-  throw new EmbedderError('egress_refused', `too many redirects for ${file.path}`);
+  throw new EmbedderError('egress_refused', `too many redirects for ${file.path} (at most ${MAX_REDIRECTS})`);
 }
 
 /** Re-hashes every file of a published directory; true when all match. */
@@ -179,18 +229,21 @@ export async function installModel(options: InstallModelOptions): Promise<Instal
           throw new EmbedderError('model_missing', `${file.path} is missing from the local model dir`);
         await writeVerified(dest, file, createReadStream(source), options.signal);
       } else {
-        const res = await download(
-          options.from.baseUrl,
-          file,
-          options.fetchImpl ?? fetch,
-          options.timeoutMs ?? 30 * 60_000,
-          options.signal,
-        );
+        const { res, release } = await download(options.from.baseUrl, file, {
+          timeoutMs: options.timeoutMs ?? 30 * 60_000,
+          env: options.env ?? process.env,
+          ...(options.signal !== undefined ? { signal: options.signal } : {}),
+          ...(options.proxy !== undefined ? { proxy: options.proxy } : {}),
+          ...(options.tlsCa !== undefined ? { tlsCa: options.tlsCa } : {}),
+        });
         try {
-          await writeVerified(dest, file, res.body as unknown as AsyncIterable<Uint8Array>, options.signal);
+          await writeVerified(dest, file, res.body, options.signal);
         } catch (e) {
           if (isEmbedderError(e)) throw e;
           throw new EmbedderError('network_error', `download of ${file.path} was interrupted`);
+        } finally {
+          res.body.destroy();
+          release();
         }
       }
       fetched.push(file.path);

@@ -131,3 +131,38 @@ export function chooseProxy(target: URL, options: ProxyChoiceOptions = {}): Prox
   }
   return undefined;
 }
+
+/** `[rag] proxy` / `proxy_env` (EGRESS-5): a configured proxy URL or the env var holding one. */
+export interface ConfiguredProxy {
+  /** Inline proxy URL: the config schema forbids credentials in it. */
+  proxy?: string;
+  /** Name of an environment variable holding the proxy URL (credentials allowed there). */
+  proxyEnv?: string;
+}
+
+/**
+ * The explicit proxy URL to hand to the egress clients, or undefined to fall back to the proxy
+ * environment variables. A named but unset variable is an error, never a silent direct connection.
+ */
+export function resolveConfiguredProxy(
+  configured: ConfiguredProxy,
+  env: Env = process.env,
+): string | undefined {
+  if (configured.proxy !== undefined && configured.proxyEnv !== undefined)
+    throw new EmbedderError('invalid_config', 'give proxy or proxy_env, not both');
+  if (configured.proxy !== undefined) {
+    const route = parseProxyUrl(configured.proxy, 'config');
+    if (route.url.username !== '' || route.url.password !== '')
+      throw new EmbedderError(
+        'invalid_config',
+        'proxy credentials belong in the variable named by proxy_env',
+      );
+    return configured.proxy;
+  }
+  if (configured.proxyEnv === undefined) return undefined;
+  const value = env[configured.proxyEnv]?.trim();
+  if (!value)
+    throw new EmbedderError('invalid_config', `environment variable ${configured.proxyEnv} is not set`);
+  parseProxyUrl(value, configured.proxyEnv);
+  return value;
+}
