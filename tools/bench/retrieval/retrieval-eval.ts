@@ -18,6 +18,7 @@ import {
   createJiebaSegmenter,
   createUseLiteEmbedder,
   createVectorIndex,
+  queryEmbedderOf,
 } from '@arslan/retrieval-node';
 import type { EvalDocument, EvalQuery } from './retrieval-corpus';
 
@@ -59,7 +60,9 @@ async function timed<T>(run: () => Promise<T> | T): Promise<{ value: T; ms: numb
  * everything and reports the time, later runs load the cache (`vectors_cached`).
  */
 function vectorCachePath(cacheDir: string, embedderId: string, chunks: ChunkRecord[]): string {
-  const hash = createHash('sha256').update(embedderId);
+  // `sentence-mean`: passages are embedded as the mean of their sentences (sentence-mean.ts), so
+  // vectors cached by the whole-passage method are not reused.
+  const hash = createHash('sha256').update(`${embedderId}\0sentence-mean`);
   for (const c of chunks) hash.update(c.chunkId);
   return join(cacheDir, `vectors-${hash.digest('hex').slice(0, 24)}.f32`);
 }
@@ -135,12 +138,17 @@ export async function runRetrievalEval(
   });
   // The query embedding alone (nothing else running): a lower bound for every vector or
   // hybrid search, since both wait for it.
+  const queryEmbedder = embedder ? queryEmbedderOf(embedder) : undefined;
   const embedLatencies: number[] = [];
-  if (embedder)
+  if (queryEmbedder)
     for (let round_ = 0; round_ < ROUNDS; round_++)
-      for (const q of queries) embedLatencies.push((await timed(() => embedder.embed([q.query]))).ms);
+      for (const q of queries) embedLatencies.push((await timed(() => queryEmbedder.embed([q.query]))).ms);
   embedLatencies.sort((a, b) => a - b);
-  const retriever = createRetriever({ lexical, segmenter, ...(embedder ? { vector, embedder } : {}) });
+  const retriever = createRetriever({
+    lexical,
+    segmenter,
+    ...(queryEmbedder ? { vector, embedder: queryEmbedder } : {}),
+  });
 
   type ModeFigures = { p50: number; p95: number; recall10: number; mrr10: number };
   const modes: Record<string, ModeFigures> = {};

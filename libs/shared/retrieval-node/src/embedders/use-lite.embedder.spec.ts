@@ -59,6 +59,26 @@ describe('createUseLiteEmbedder (USE lite, TF.js, offline)', () => {
     expect(paraphrase).toBeGreaterThan(unrelated + 0.2);
   });
 
+  it('RAG-13: embeds a document as the mean of its sentences and a query whole', async () => {
+    const first = 'The Monroe Doctrine closed the Americas to new colonies.';
+    const second = 'Congress raised the tariff on imported iron.';
+    const [doc] = await embedder.embed([`${first} ${second}`]);
+    const [a, b] = await embedder.embedQueries([first, second]);
+    const [whole] = await embedder.embedQueries([`${first} ${second}`]);
+    const mean = a!.map((x, i) => x + b![i]!);
+    const norm = Math.hypot(...mean);
+    expect(
+      cosineSimilarity(
+        doc!,
+        mean.map((x) => x / norm),
+      ),
+    ).toBeCloseTo(1, 5);
+    expect(cosineSimilarity(doc!, whole!)).toBeLessThan(0.999);
+    // A one-sentence document and the same text as a query get the same vector.
+    const [single] = await embedder.embed([first]);
+    expect(cosineSimilarity(single!, a!)).toBeCloseTo(1, 5);
+  });
+
   it('RAG-13: the worker and the inline runner give the same vectors', async () => {
     const texts = ['the Americas are closed to new colonies', 'quarterly budget report'];
     const [fromWorker, fromInline] = await Promise.all([embedder.embed(texts), inline.embed(texts)]);

@@ -3,15 +3,19 @@
 // node_modules with fs (its `modelSource`). We never pass the package's default
 // `remoteModelSource` (tfhub.dev / storage.googleapis.com).
 //
+// Documents (`embed`) are embedded sentence by sentence and averaged (sentence-mean.ts); queries
+// (`embedQueries`, used for search through queryEmbedderOf) are embedded whole.
+//
 // Inference runs on a worker thread by default (TF.js WASM + SIMD, one thread: ~11 ms for a short
 // query, ~75 ms for a 768-character passage). The caller's thread stays free meanwhile, so a hybrid
 // search runs its FTS5 query while the query is embedded, and indexing never blocks the event loop.
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { type Embedder } from '@arslan/retrieval';
 import type { EmbeddingsModel } from '@energetic-ai/embeddings';
 import { EmbedderError, reasonOf } from './embedder.errors';
 import { l2Normalise } from './vector-math';
+import { embedAsSentenceMeans } from './sentence-mean';
+import type { QueryAwareEmbedder } from './onnx.embedder';
 import { USE_LITE_WORKER_SOURCE } from './use-lite.worker-source';
 
 export const USE_LITE_ID = 'tfjs:use-lite-en';
@@ -26,7 +30,7 @@ export interface UseLiteEmbedderOptions {
   thread?: UseLiteThread;
 }
 
-export interface UseLiteEmbedder extends Embedder {
+export interface UseLiteEmbedder extends QueryAwareEmbedder {
   /** Wall time of model + vocabulary load and the warm-up execution, in milliseconds. */
   readonly loadMs: number;
   readonly thread: UseLiteThread;
@@ -194,33 +198,42 @@ export async function createUseLiteEmbedder(options: UseLiteEmbedderOptions = {}
     local: true,
     loadMs: runner.loadMs,
     thread,
-    async embed(texts, signal) {
-      if (closed) throw new EmbedderError('closed', 'embedder is closed');
-      const out: Float32Array[] = [];
-      for (let i = 0; i < texts.length; i += batchSize) {
-        if (signal?.aborted) throw new EmbedderError('aborted', 'embedding was aborted');
-        // The SentencePiece encoder yields no ids for an empty string; embed a space instead.
-        const batch = texts.slice(i, i + batchSize).map((t) => (t.trim() === '' ? ' ' : t));
-        let rows: Float32Array[];
-        try {
-          rows = await untilAborted(runner.run(batch), signal);
-        } catch (e) {
-          if (e instanceof EmbedderError) throw e;
-          throw new EmbedderError('inference_failed', reasonOf(e));
-        }
-        if (rows.length !== batch.length) throw new EmbedderError('model_invalid', 'unexpected batch size');
-        for (const row of rows) {
-          if (row.length !== USE_LITE_DIMENSIONS)
-            throw new EmbedderError('model_invalid', 'unexpected vector size');
-          out.push(l2Normalise(row));
-        }
-      }
-      return out;
+    embed(texts, signal) {
+      return embedAsSentenceMeans(texts, USE_LITE_DIMENSIONS, (units) => embedWhole(units, signal));
     },
+    embedQueries: (texts, signal) => embedWhole(texts, signal),
     async close() {
       if (closed) return;
       closed = true;
       await runner.close();
     },
   };
+
+  /** One vector per text, each text embedded whole. */
+  async function embedWhole(
+    texts: readonly string[],
+    signal: AbortSignal | undefined,
+  ): Promise<Float32Array[]> {
+    if (closed) throw new EmbedderError('closed', 'embedder is closed');
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += batchSize) {
+      if (signal?.aborted) throw new EmbedderError('aborted', 'embedding was aborted');
+      // The SentencePiece encoder yields no ids for an empty string; embed a space instead.
+      const batch = texts.slice(i, i + batchSize).map((t) => (t.trim() === '' ? ' ' : t));
+      let rows: Float32Array[];
+      try {
+        rows = await untilAborted(runner.run(batch), signal);
+      } catch (e) {
+        if (e instanceof EmbedderError) throw e;
+        throw new EmbedderError('inference_failed', reasonOf(e));
+      }
+      if (rows.length !== batch.length) throw new EmbedderError('model_invalid', 'unexpected batch size');
+      for (const row of rows) {
+        if (row.length !== USE_LITE_DIMENSIONS)
+          throw new EmbedderError('model_invalid', 'unexpected vector size');
+        out.push(l2Normalise(row));
+      }
+    }
+    return out;
+  }
 }
