@@ -1,6 +1,13 @@
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { COMPACT_MIN_ROWS, SNAPSHOT_EVERY } from './asset-index';
+import {
+  AssetIndexes,
+  COMPACT_MIN_ROWS,
+  type MetaRow,
+  SNAPSHOT_DIVISOR,
+  SNAPSHOT_EVERY,
+  snapshotInterval,
+} from './asset-index';
 import { STATE_LABEL, storePath } from './store-schema';
 import { fastTestKdf, tempDataDir } from './test-only-support';
 import { type LocalVaultService, createVaultService } from './vault-service';
@@ -131,4 +138,47 @@ describe('asset index: revision rows + snapshot (no per-write state rewrite)', (
     await s.unlock(PW);
     expect(store.generation).toBe(generation);
   }, 60_000);
+});
+
+describe('asset index: the snapshot interval grows with the index (flat amortised write cost)', () => {
+  const meta = (i: number): MetaRow => ({
+    vault_id: 'v',
+    asset_id: `a${i}`,
+    revision_id: i.toString(16).padStart(64, '0'),
+    parents: [],
+    tombstone: false,
+    created_at: i,
+    title: `t${i}`,
+    kind: 'note',
+  });
+  const metas = (from: number, count: number) => Array.from({ length: count }, (_, k) => meta(from + k));
+
+  it('is SNAPSHOT_EVERY rows for small indexes and 1/SNAPSHOT_DIVISOR of the assets for large ones', () => {
+    expect(snapshotInterval(0)).toBe(SNAPSHOT_EVERY);
+    expect(snapshotInterval(SNAPSHOT_EVERY * SNAPSHOT_DIVISOR)).toBe(SNAPSHOT_EVERY);
+    expect(snapshotInterval(20_000)).toBe(2_500);
+    expect(snapshotInterval(20_001)).toBe(2_501);
+  });
+
+  it('makes a snapshot due by the asset count the index holds', () => {
+    const index = new AssetIndexes();
+    // 4,096 assets, snapshot written: the next one is due after 512 more rows, not 256.
+    const first = index.stage(metas(0, 4_096));
+    expect(index.snapshotDue(first)).toBe(true);
+    index.apply(first, true);
+    expect(index.assetCount()).toBe(4_096);
+    const rewrites = metas(0, 511).map((m, k) => ({
+      ...m,
+      revision_id: (10_000 + k).toString(16).padStart(64, '0'),
+      parents: [m.revision_id],
+    }));
+    const before = index.stage(rewrites);
+    expect(index.snapshotDue(before)).toBe(false);
+    const due = index.stage([...rewrites, { ...meta(9_999) }]);
+    expect(index.snapshotDue(due)).toBe(true);
+    // A small index keeps the 256-row interval.
+    const small = new AssetIndexes();
+    expect(small.snapshotDue(small.stage(metas(0, SNAPSHOT_EVERY - 1)))).toBe(false);
+    expect(small.snapshotDue(small.stage(metas(0, SNAPSHOT_EVERY)))).toBe(true);
+  });
 });

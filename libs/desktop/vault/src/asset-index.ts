@@ -48,6 +48,18 @@ export interface IndexSnapshot {
 
 /** A snapshot is written with the commit that leaves this many revision rows after the last one. */
 export const SNAPSHOT_EVERY = 256;
+/**
+ * …or, for large indexes, 1/SNAPSHOT_DIVISOR of the asset count: a snapshot costs O(assets) (20,000
+ * assets: ~250 ms), so a fixed interval made the average write grow with the vault (0.66 ms at 5,000
+ * assets, 1.35 ms at 20,000). With the interval growing too, the amortised cost stays flat, and
+ * an unlock after a crash replays at most 1/8 of the asset count in revision rows.
+ */
+export const SNAPSHOT_DIVISOR = 8;
+
+/** Revision rows after the last snapshot that make the next one due, for an index of `assets`. */
+export function snapshotInterval(assets: number): number {
+  return Math.max(SNAPSHOT_EVERY, Math.ceil(assets / SNAPSHOT_DIVISOR));
+}
 /** lock()/close() write a snapshot when at least this many revision rows follow the last one. */
 export const COMPACT_MIN_ROWS = 32;
 
@@ -164,7 +176,14 @@ export class AssetIndexes {
   }
 
   snapshotDue(staged: StagedIndex): boolean {
-    return staged.metaCount - this.snapshotUpto >= SNAPSHOT_EVERY;
+    return staged.metaCount - this.snapshotUpto >= snapshotInterval(this.assetCount());
+  }
+
+  /** Assets indexed, over all vaults. */
+  assetCount(): number {
+    let n = 0;
+    for (const byId of this.vaults.values()) n += byId.size;
+    return n;
   }
 
   /** The snapshot of this index with `staged` applied. */

@@ -69,7 +69,7 @@ export function appendRevisions(
     metas.push(meta);
   }
   // Revision rows + checkpoint; the state (with a new index snapshot) only every
-  // SNAPSHOT_EVERY revision rows.
+  // snapshotInterval(assets) revision rows (asset-index.ts).
   const staged = index.stage(metas);
   const snapshot = index.snapshotDue(staged);
   if (snapshot) commitSnapshot(service, staged, rows);
@@ -93,7 +93,7 @@ function commitSnapshot(service: LocalVaultService, staged: StagedIndex, rows: R
 
 /**
  * Before lock/close: a snapshot covering every revision row, so the next unlock opens none
- * (after a crash it opens < SNAPSHOT_EVERY). Best effort: a failure leaves the rows as they are.
+ * (after a crash it opens < snapshotInterval(assets)). Best effort: a failure leaves the rows as they are.
  */
 export function compactAssetIndex(service: LocalVaultService): void {
   try {

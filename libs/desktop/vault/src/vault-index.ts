@@ -32,7 +32,7 @@ export interface ServiceStateJson {
   /** Member id (user identity public key, hex). */
   user_key: string;
   vaults: Record<string, VaultIndex>;
-  /** Asset index snapshot (asset-index.ts); rewritten every SNAPSHOT_EVERY meta rows, not per write. */
+  /** Asset index snapshot (asset-index.ts); rewritten every snapshotInterval(assets) revision rows, not per write. */
   asset_index?: IndexSnapshot;
 }
 
