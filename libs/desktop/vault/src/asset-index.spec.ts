@@ -149,7 +149,7 @@ describe('asset index: the snapshot interval grows with the index (flat amortise
     tombstone: false,
     created_at: i,
     title: `t${i}`,
-    kind: 'note',
+    kind: 'memory',
   });
   const metas = (from: number, count: number) => Array.from({ length: count }, (_, k) => meta(from + k));
 
