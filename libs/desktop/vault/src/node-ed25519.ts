@@ -8,12 +8,14 @@ import { type Ed25519Provider, setEd25519Provider } from '@arslan/vault-core';
 import { useNodeCipher } from './native-sealed';
 
 /**
- * Successful verifications of exact (public key, message, signature) triples. vault-core's
- * writeRevision re-verifies the signer's device certificate on every write (~0.15 ms in
- * OpenSSL); verification is deterministic, so an identical triple needs no second check.
+ * Successful verifications of exact (public key, message, signature) triples, keyed by their
+ * SHA-256. vault-core's writeRevision re-verifies the signer's device certificate on every write
+ * (~0.15 ms in OpenSSL), and audit verification and history walks re-check the same entries each
+ * time they run; verification is deterministic, so an identical triple needs no second check,
+ * while any changed byte is a different key and is verified for real. 65,536 keys ≈ 7 MB.
  */
 const verified = new Set<string>();
-const VERIFIED_MAX = 256;
+const VERIFIED_MAX = 65_536;
 
 function tripleKey(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): string {
   return createHash('sha256')
