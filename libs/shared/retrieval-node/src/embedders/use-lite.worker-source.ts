@@ -18,9 +18,19 @@ async function main() {
   try {
     const { initModel } = require(workerData.embeddingsEntry);
     const { modelSource } = require(workerData.modelEntry);
-    model = await initModel(modelSource);
-    // The first execution compiles the graph and allocates the WASM heap (~300 ms): pay it at load.
-    await model.embed([' ']);
+    // TF.js sometimes reports its WASM backend as not yet initialised on a busy machine (seen once
+    // in CI); that is transient, so the load is tried up to three times before it counts as failed.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        model = await initModel(modelSource);
+        // The first execution compiles the graph and allocates the WASM heap (~300 ms): pay it at load.
+        await model.embed([' ']);
+        break;
+      } catch (e) {
+        if (attempt >= 3 || !/not yet been initialized/.test(reasonOf(e))) throw e;
+        await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+      }
+    }
   } catch (e) {
     parentPort.postMessage({ type: 'load_failed', reason: reasonOf(e) });
     return;
